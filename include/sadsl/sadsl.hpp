@@ -1,0 +1,3 @@
+#pragma once
+// Umbrella header: everything a user of sadsl needs.
+#include "sadsl/error.hpp"
