@@ -1,0 +1,81 @@
+#include "sadsl/poly/program.hpp"
+
+#include <isl/schedule.h>
+#include <isl/union_set.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sadsl/dsl/to_isl.hpp"
+#include "sadsl/error.hpp"
+#include "schedule_tree.hpp"
+
+namespace sadsl {
+
+std::string access_info::str() const {
+  std::vector<std::string> idx;
+  for (const auto& a : index) idx.push_back(a.str());
+  return fmt::format("{}({})", tensor->name, fmt::join(idx, ", "));
+}
+
+const statement_info& program::statement(const std::string& name) const {
+  for (const auto& s : statements_)
+    if (s.name == name) return s;
+  throw error(fmt::format("kernel \"{}\" has no statement \"{}\"", kernel_.name(), name));
+}
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<detail::symbol_ptr>& loops) {
+  std::vector<std::string> out;
+  for (const auto& l : loops) out.push_back(l->name);
+  return out;
+}
+
+access_info make_access(const isl_builder& b, const statement_record& s, const isl::set& domain,
+                        const tensor_ptr& t, const std::vector<affine>& index) {
+  return {t, index, b.access_relation(s, *t, index).intersect_domain(domain)};
+}
+
+statement_info make_statement(const isl_builder& b, const statement_record& s) {
+  statement_info info;
+  info.record = &s;
+  info.name = s.name;
+  info.domain = b.statement_domain(s);
+  info.write = make_access(b, s, info.domain, s.lhs, s.lhs_index);
+  for_each_read(*s.value().node(), [&](const expr_node& r) {
+    info.reads.push_back(make_access(b, s, info.domain, r.tensor, r.index));
+  });
+  info.loops = names_of(s.loops);
+  info.reduction_loops = names_of(s.reduction_loops);
+  return info;
+}
+
+}  // namespace
+
+program build_program(const kernel& k) {
+  if (k.statements().empty()) throw error(fmt::format("kernel \"{}\" has no statements", k.name()));
+  program p(k);
+  isl_builder b(k);
+  p.context_ = b.param_context();
+  p.domain_ = isl::union_set(isl::set::empty(b.param_space()));
+  p.reads_ = isl::union_map::empty(b.ctx());
+  p.writes_ = isl::union_map::empty(b.ctx());
+  for (const auto& s : k.statements()) {
+    statement_info info = make_statement(b, s);
+    p.domain_ = p.domain_.unite(isl::union_set(info.domain));
+    p.writes_ = p.writes_.unite(isl::union_map(info.write.relation));
+    for (const auto& r : info.reads) p.reads_ = p.reads_.unite(isl::union_map(r.relation));
+    p.statements_.push_back(std::move(info));
+  }
+  for (const auto& t : k.tensors()) {
+    bool written = std::any_of(p.statements_.begin(), p.statements_.end(),
+                               [&](const statement_info& s) { return s.write.tensor == t; });
+    p.arrays_.push_back({t, b.tensor_extent_set(*t), written});
+  }
+  p.schedule_ = build_schedule_tree(p.statements_);
+  return p;
+}
+
+}  // namespace sadsl
