@@ -8,3 +8,5 @@
 #include "sadsl/poly/dependences.hpp"
 #include "sadsl/poly/dump.hpp"
 #include "sadsl/poly/program.hpp"
+#include "sadsl/poly/interpreter.hpp"
+#include "sadsl/catalog/kernels.hpp"

@@ -75,7 +75,6 @@ public:
     for_each_read(*rhs.node(), [&](const expr_node& r) {
       check_tensor(*r.tensor);
       check_access(*r.tensor, r.index);
-      check_read_after_write(*r.tensor, r.index);
     });
     if (!rhs.is_literal() && rhs.type() != lhs->type)
       fail(fmt::format("assigning a {} expression to {} tensor \"{}\" without a cast: {} {} {}; use cast<{}>(...)",
@@ -125,13 +124,6 @@ private:
     }
   }
 
-  // An output or local tensor holds nothing before a statement writes it: reading it first is a bug.
-  void check_read_after_write(const tensor_node& t, const std::vector<affine>& index) const {
-    if ((t.role == tensor_role::output || t.role == tensor_role::local) && !k_.written.count(&t))
-      fail(fmt::format("reading {} tensor \"{}\" in {} before any statement writes it{}", role_name(t.role), t.name,
-                       access_text(t, index), t.role == tensor_role::output ? "; declare it inout to read its input" : ""));
-  }
-
   // The statement's loops: those it indexes, those of its enclosing scopes, and those their bounds
   // depend on; outermost (first declared) first.
   void collect_loops(statement_record& s, const expr& rhs) {
@@ -170,11 +162,11 @@ private:
     sort_by_declaration(k_.loops);
   }
 
+  // Loops the statement runs over that do not index its lhs: it accumulates over them.
   std::vector<symbol_ptr> reduction_loops(const statement_record& s) const {
     std::vector<symbol_ptr> lhs_loops;
     for (const auto& a : s.lhs_index)
       for (const auto& l : a.loops()) lhs_loops.push_back(l);
-    close_over_bounds(lhs_loops);
     std::vector<symbol_ptr> out;
     for (const auto& l : s.loops)
       if (!contains(lhs_loops, l)) out.push_back(l);
@@ -192,6 +184,15 @@ private:
     init.implicit_init = true;
     for (const auto& l : s.loops)
       if (!contains(s.reduction_loops, l)) init.loops.push_back(l);
+    // The initialization runs once per lhs element, outside the reduction: it cannot live under a
+    // loop whose bounds need a reduction loop.
+    for (const auto& l : init.loops)
+      for (const affine* b : {&l->lo, &l->hi})
+        for (const auto& r : b->loops())
+          if (contains(s.reduction_loops, r))
+            fail(fmt::format("cannot initialize {} tensor \"{}\" for {}: the bounds of loop \"{}\" depend on "
+                             "reduction loop \"{}\"; declare \"{}\" inout and initialize it explicitly",
+                             role_name(s.lhs->role), s.lhs->name, s.str(), l->name, r->name, s.lhs->name));
     for (const auto& g : s.guards)
       if (loops_within(g.cond, init.loops)) init.guards.push_back(g);
     return init;

@@ -1,5 +1,6 @@
 #include "sadsl/poly/program.hpp"
 
+#include <isl/flow.h>
 #include <isl/schedule.h>
 #include <isl/union_set.h>
 
@@ -52,6 +53,29 @@ statement_info make_statement(const isl_builder& b, const statement_record& s) {
   return info;
 }
 
+// An output or local tensor holds nothing the kernel did not write: a read of an element that no
+// earlier statement instance wrote (isl's dataflow analysis finds no source) is a user error.
+void check_reads_have_sources(const program& p) {
+  for (const auto& s : p.statements()) {
+    for (const auto& r : s.reads) {
+      if (r.tensor->role != tensor_role::output && r.tensor->role != tensor_role::local) continue;
+      isl::union_map writes = isl::union_map::empty(p.context().ctx());
+      for (const auto& w : p.statements())
+        if (w.write.tensor == r.tensor) writes = writes.unite(isl::union_map(w.write.relation));
+      isl::union_flow flow = isl::union_access_info(isl::union_map(r.relation))
+                                 .set_must_source(writes)
+                                 .set_schedule(p.schedule())
+                                 .compute_flow();
+      isl::union_map unsourced = flow.must_no_source().unite(flow.may_no_source()).intersect_params(p.context());
+      if (!unsourced.is_empty())
+        throw error(fmt::format("statement {} reads {} tensor \"{}\" at {} before any statement writes that element{}",
+                                s.record->str(), role_name(r.tensor->role), r.tensor->name, r.str(),
+                                r.tensor->role == tensor_role::output ? "; declare it inout to read its input" : ""),
+                    s.record->where);
+    }
+  }
+}
+
 }  // namespace
 
 program build_program(const kernel& k) {
@@ -75,6 +99,7 @@ program build_program(const kernel& k) {
     p.arrays_.push_back({t, b.tensor_extent_set(*t), written});
   }
   p.schedule_ = build_schedule_tree(p.statements_);
+  check_reads_have_sources(p);
   return p;
 }
 

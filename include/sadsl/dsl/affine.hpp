@@ -50,6 +50,9 @@ public:
   std::vector<detail::symbol_ptr> loops() const;
 
   std::string str() const;
+  /// The value with every symbol replaced by value_of(symbol) (params: their current value).
+  template <class F>
+  int64_t evaluate(F&& value_of) const;
 
   friend affine operator+(const affine& a, const affine& b);
   friend affine operator-(const affine& a, const affine& b);
@@ -65,6 +68,13 @@ private:
   int64_t constant_ = 0;
   std::string nonaffine_;
 };
+
+affine operator+(const affine& a, const affine& b);
+affine operator-(const affine& a, const affine& b);
+affine operator-(const affine& a);
+affine operator*(const affine& a, const affine& b);
+affine operator/(const affine& a, const affine& b);
+affine operator%(const affine& a, const affine& b);
 
 /// A conjunction of affine constraints: each is `expr >= 0` or `expr == 0`.
 /// Built with == < <= > >= on affine expressions and combined with &&.
@@ -85,6 +95,7 @@ private:
   std::string text_;
 };
 
+condition operator&&(const condition& a, const condition& b);
 condition operator==(const affine& a, const affine& b);
 condition operator<(const affine& a, const affine& b);
 condition operator<=(const affine& a, const affine& b);
@@ -144,5 +155,12 @@ struct symbol_node {
 uint64_t next_symbol_seq();
 
 }  // namespace detail
+
+template <class F>
+int64_t affine::evaluate(F&& value_of) const {
+  int64_t v = constant_;
+  for (const auto& t : terms_) v += t.coefficient * value_of(*t.symbol);
+  return v;
+}
 
 }  // namespace sadsl

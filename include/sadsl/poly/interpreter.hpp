@@ -1,0 +1,76 @@
+#pragma once
+// The reference interpreter: executes a kernel's statements in the order of a schedule tree (its
+// own, or any transformed one) on host buffers. It is the oracle of every pass: run the
+// transformed schedule on random data and compare with the original.
+//
+//   buffers data(mm);                        // every tensor, sized by the current param values
+//   data.get<float>("A") = ...;              // fill the inputs
+//   run(build_program(mm), data);
+//   const auto& C = data.get<float>("C");
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sadsl/poly/program.hpp"
+
+namespace sadsl {
+
+/// One row-major host buffer per tensor of a kernel (locals included), zero-filled.
+class buffers {
+public:
+  using storage = std::variant<std::vector<float>, std::vector<double>, std::vector<int8_t>, std::vector<uint8_t>,
+                               std::vector<int16_t>, std::vector<uint16_t>, std::vector<int32_t>, std::vector<uint32_t>>;
+
+  /// Sizes every tensor for the kernel's current param values.
+  explicit buffers(const kernel& k);
+
+  /// The data of tensor `name`; sadsl::error if there is no such tensor or T is not its type.
+  template <element T>
+  std::vector<T>& get(const std::string& name) {
+    return std::get<std::vector<T>>(checked(name, elem_type_of<T>::value).data);
+  }
+  template <element T>
+  const std::vector<T>& get(const std::string& name) const {
+    return std::get<std::vector<T>>(const_cast<buffers*>(this)->checked(name, elem_type_of<T>::value).data);
+  }
+  /// Replaces the data of tensor `name`; sadsl::error if the size or type does not match.
+  template <element T>
+  void set(const std::string& name, std::vector<T> data) {
+    auto& b = checked(name, elem_type_of<T>::value);
+    check_size(name, data.size());
+    b.data = std::move(data);
+  }
+  /// Fills every input and inout tensor with deterministic pseudo-random values (small integers
+  /// for integer types, values in [-1, 1) for floating point).
+  void randomize_inputs(uint64_t seed);
+  /// The extents of tensor `name` at the param values the buffers were made for.
+  const std::vector<int64_t>& extents(const std::string& name) const;
+  /// Whether every tensor holds exactly the same bytes as in `other`.
+  bool operator==(const buffers& other) const;
+
+  struct buffer {
+    tensor_ptr tensor;
+    std::vector<int64_t> extents;
+    storage data;
+  };
+  const std::map<std::string, buffer>& all() const { return buffers_; }
+  std::map<std::string, buffer>& all() { return buffers_; }
+
+private:
+  buffer& checked(const std::string& name, elem_type t);
+  void check_size(const std::string& name, size_t n) const;
+  std::string kernel_name_;
+  std::map<std::string, buffer> buffers_;
+};
+
+/// Executes the program in its own schedule's order on `data` (for the current param values).
+void run(const program& p, buffers& data);
+/// Executes the program's statements in the order of `schedule`, which must cover the same
+/// statement instances (a transformation of the program's schedule).
+void run(const program& p, const isl::schedule& schedule, buffers& data);
+
+}  // namespace sadsl

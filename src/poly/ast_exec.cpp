@@ -1,0 +1,232 @@
+#include "ast_exec.hpp"
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::ast_exec {
+
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+class translator {
+public:
+  translator(const std::map<std::string, int64_t>& params, const std::function<int(const std::string&)>& index)
+      : params_(params), index_(index) {}
+
+  node translate_node(isl_ast_node* n) {
+    node out;
+    switch (isl_ast_node_get_type(n)) {
+      case isl_ast_node_for: {
+        out.kind = node_kind::for_loop;
+        isl_ast_expr* it = isl_ast_node_for_get_iterator(n);
+        isl_id* id = isl_ast_expr_get_id(it);
+        out.slot = slot_of(isl_id_get_name(id));
+        isl_id_free(id);
+        isl_ast_expr_free(it);
+        out.init = take_expr(isl_ast_node_for_get_init(n));
+        out.cond = take_expr(isl_ast_node_for_get_cond(n));
+        out.inc = take_expr(isl_ast_node_for_get_inc(n));
+        out.children.push_back(take_node(isl_ast_node_for_get_body(n)));
+        break;
+      }
+      case isl_ast_node_if:
+        out.kind = node_kind::if_then;
+        out.cond = take_expr(isl_ast_node_if_get_cond(n));
+        out.children.push_back(take_node(isl_ast_node_if_get_then_node(n)));
+        if (isl_ast_node_if_has_else_node(n) == isl_bool_true)
+          out.children.push_back(take_node(isl_ast_node_if_get_else_node(n)));
+        break;
+      case isl_ast_node_block: {
+        out.kind = node_kind::block;
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+        int count = isl_ast_node_list_n_ast_node(list);
+        for (int i = 0; i < count; ++i) out.children.push_back(take_node(isl_ast_node_list_get_at(list, i)));
+        isl_ast_node_list_free(list);
+        break;
+      }
+      case isl_ast_node_mark:
+        return take_node(isl_ast_node_mark_get_node(n));
+      case isl_ast_node_user: {
+        out.kind = node_kind::call;
+        isl_ast_expr* call = isl_ast_node_user_get_expr(n);
+        isl_ast_expr* callee = isl_ast_expr_op_get_arg(call, 0);
+        isl_id* id = isl_ast_expr_get_id(callee);
+        out.statement = index_(isl_id_get_name(id));
+        isl_id_free(id);
+        isl_ast_expr_free(callee);
+        int args = isl_ast_expr_op_get_n_arg(call);
+        for (int i = 1; i < args; ++i) out.args.push_back(take_expr(isl_ast_expr_op_get_arg(call, i)));
+        isl_ast_expr_free(call);
+        break;
+      }
+      default:
+        SADSL_INTERNAL_ASSERT(false, "unexpected isl AST node");
+    }
+    return out;
+  }
+
+  int slots() const { return static_cast<int>(slots_.size()); }
+
+private:
+  node take_node(isl_ast_node* n) {
+    node out = translate_node(n);
+    isl_ast_node_free(n);
+    return out;
+  }
+
+  int_expr take_expr(isl_ast_expr* e) {
+    int_expr out = translate_expr(e);
+    isl_ast_expr_free(e);
+    return out;
+  }
+
+  int slot_of(const std::string& name) {
+    auto [it, inserted] = slots_.emplace(name, static_cast<int>(slots_.size()));
+    return it->second;
+  }
+
+  int_expr translate_expr(isl_ast_expr* e) {
+    int_expr out;
+    switch (isl_ast_expr_get_type(e)) {
+      case isl_ast_expr_int: {
+        isl_val* v = isl_ast_expr_get_val(e);
+        out.value = isl_val_get_num_si(v);
+        isl_val_free(v);
+        return out;
+      }
+      case isl_ast_expr_id: {
+        isl_id* id = isl_ast_expr_get_id(e);
+        std::string name = isl_id_get_name(id);
+        isl_id_free(id);
+        if (auto p = params_.find(name); p != params_.end()) {
+          out.value = p->second;
+        } else {
+          out.op = int_op::slot;
+          out.slot = slot_of(name);
+        }
+        return out;
+      }
+      case isl_ast_expr_op: break;
+      default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST expression");
+    }
+    out.op = op_of(isl_ast_expr_op_get_type(e));
+    int n = isl_ast_expr_op_get_n_arg(e);
+    for (int i = 0; i < n; ++i) out.args.push_back(take_expr(isl_ast_expr_op_get_arg(e, i)));
+    return out;
+  }
+
+  static int_op op_of(isl_ast_expr_op_type t) {
+    switch (t) {
+      case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: return int_op::land;
+      case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: return int_op::lor;
+      case isl_ast_expr_op_max: return int_op::max;
+      case isl_ast_expr_op_min: return int_op::min;
+      case isl_ast_expr_op_minus: return int_op::neg;
+      case isl_ast_expr_op_add: return int_op::add;
+      case isl_ast_expr_op_sub: return int_op::sub;
+      case isl_ast_expr_op_mul: return int_op::mul;
+      case isl_ast_expr_op_div: return int_op::div;
+      case isl_ast_expr_op_fdiv_q: return int_op::fdiv_q;
+      case isl_ast_expr_op_pdiv_q: return int_op::pdiv_q;
+      case isl_ast_expr_op_pdiv_r: return int_op::pdiv_r;
+      case isl_ast_expr_op_zdiv_r: return int_op::zdiv_r;
+      case isl_ast_expr_op_cond: case isl_ast_expr_op_select: return int_op::select;
+      case isl_ast_expr_op_eq: return int_op::eq;
+      case isl_ast_expr_op_le: return int_op::le;
+      case isl_ast_expr_op_lt: return int_op::lt;
+      case isl_ast_expr_op_ge: return int_op::ge;
+      case isl_ast_expr_op_gt: return int_op::gt;
+      default: SADSL_INTERNAL_ASSERT(false, fmt::format("unexpected isl AST operation {}", static_cast<int>(t)));
+    }
+  }
+
+  const std::map<std::string, int64_t>& params_;
+  const std::function<int(const std::string&)>& index_;
+  std::map<std::string, int> slots_;
+};
+
+void execute_node(const node& n, std::vector<int64_t>& slots, const std::function<void(int, const int64_t*)>& call,
+                  std::vector<int64_t>& coords) {
+  switch (n.kind) {
+    case node_kind::for_loop:
+      for (slots[n.slot] = evaluate(n.init, slots); evaluate(n.cond, slots); slots[n.slot] += evaluate(n.inc, slots))
+        execute_node(n.children[0], slots, call, coords);
+      break;
+    case node_kind::if_then:
+      if (evaluate(n.cond, slots)) execute_node(n.children[0], slots, call, coords);
+      else if (n.children.size() > 1) execute_node(n.children[1], slots, call, coords);
+      break;
+    case node_kind::block:
+      for (const auto& c : n.children) execute_node(c, slots, call, coords);
+      break;
+    case node_kind::call:
+      coords.resize(n.args.size());
+      for (size_t i = 0; i < n.args.size(); ++i) coords[i] = evaluate(n.args[i], slots);
+      call(n.statement, coords.data());
+      break;
+  }
+}
+
+}  // namespace
+
+int64_t evaluate(const int_expr& e, const std::vector<int64_t>& s) {
+  auto a = [&](int i) { return evaluate(e.args[i], s); };
+  switch (e.op) {
+    case int_op::constant: return e.value;
+    case int_op::slot: return s[e.slot];
+    case int_op::add: return a(0) + a(1);
+    case int_op::sub: return a(0) - a(1);
+    case int_op::mul: return a(0) * a(1);
+    case int_op::neg: return -a(0);
+    case int_op::div: case int_op::pdiv_q: return a(0) / a(1);  // exact or non-negative: truncation is right
+    case int_op::fdiv_q: return floor_div(a(0), a(1));
+    case int_op::pdiv_r: case int_op::zdiv_r: return a(0) % a(1);
+    case int_op::min: return std::min(a(0), a(1));
+    case int_op::max: return std::max(a(0), a(1));
+    case int_op::land: return a(0) && a(1);
+    case int_op::lor: return a(0) || a(1);
+    case int_op::eq: return a(0) == a(1);
+    case int_op::le: return a(0) <= a(1);
+    case int_op::lt: return a(0) < a(1);
+    case int_op::ge: return a(0) >= a(1);
+    case int_op::gt: return a(0) > a(1);
+    case int_op::select: return a(0) ? a(1) : a(2);
+  }
+  return 0;
+}
+
+tree translate(const isl::schedule& schedule, const isl::set& param_values, const std::map<std::string, int64_t>& params,
+               const std::function<int(const std::string&)>& statement_index) {
+  isl_ast_build* build = isl_ast_build_from_context(param_values.copy());
+  isl_ast_node* root = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl_ast_build_free(build);
+  SADSL_INTERNAL_ASSERT(root != nullptr, "isl could not generate an AST for the schedule");
+  translator t(params, statement_index);
+  tree out;
+  try {
+    out.root = t.translate_node(root);
+  } catch (...) {
+    isl_ast_node_free(root);
+    throw;
+  }
+  isl_ast_node_free(root);
+  out.slots = t.slots();
+  return out;
+}
+
+void execute(const tree& t, const std::function<void(int, const int64_t*)>& call) {
+  std::vector<int64_t> slots(t.slots, 0), coords;
+  execute_node(t.root, slots, call, coords);
+}
+
+}  // namespace sadsl::ast_exec

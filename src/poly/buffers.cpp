@@ -1,0 +1,98 @@
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+#include "sadsl/poly/interpreter.hpp"
+
+namespace sadsl {
+
+namespace {
+
+int64_t param_value(const detail::symbol_node& s) {
+  SADSL_INTERNAL_ASSERT(s.kind == detail::symbol_kind::param, "tensor extent uses loop " + s.name);
+  return s.value;
+}
+
+int64_t element_count(const std::vector<int64_t>& extents) {
+  int64_t n = 1;
+  for (auto e : extents) n *= e;
+  return n;
+}
+
+}  // namespace
+
+buffers::buffers(const kernel& k) : kernel_name_(k.name()) {
+  for (const auto& t : k.tensors()) {
+    buffer b;
+    b.tensor = t;
+    for (const auto& e : t->extents) {
+      int64_t v = e.evaluate(param_value);
+      if (v < 0)
+        throw error(fmt::format("extent {} of tensor \"{}\" is negative ({}) at the current param values", e.str(),
+                                t->name, v));
+      b.extents.push_back(v);
+    }
+    auto n = static_cast<size_t>(element_count(b.extents));
+    visit_type(t->type, [&](auto v) { b.data = std::vector<decltype(v)>(n); });
+    buffers_.emplace(t->name, std::move(b));
+  }
+}
+
+buffers::buffer& buffers::checked(const std::string& name, elem_type t) {
+  auto it = buffers_.find(name);
+  if (it == buffers_.end()) throw error(fmt::format("kernel \"{}\" has no tensor \"{}\"", kernel_name_, name));
+  if (it->second.tensor->type != t)
+    throw error(fmt::format("tensor \"{}\" holds {}, not {}", name, type_name(it->second.tensor->type), type_name(t)));
+  return it->second;
+}
+
+void buffers::check_size(const std::string& name, size_t n) const {
+  const auto& b = buffers_.at(name);
+  auto want = static_cast<size_t>(element_count(b.extents));
+  if (n != want)
+    throw error(fmt::format("tensor \"{}\" needs {} elements, got {}", name, want, n));
+}
+
+const std::vector<int64_t>& buffers::extents(const std::string& name) const {
+  auto it = buffers_.find(name);
+  if (it == buffers_.end()) throw error(fmt::format("kernel \"{}\" has no tensor \"{}\"", kernel_name_, name));
+  return it->second.extents;
+}
+
+void buffers::randomize_inputs(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (auto& [name, b] : buffers_) {
+    if (b.tensor->role != tensor_role::input && b.tensor->role != tensor_role::inout) continue;
+    std::visit([&](auto& v) {
+      using T = typename std::decay_t<decltype(v)>::value_type;
+      for (auto& x : v) {
+        uint64_t r = rng();
+        if constexpr (std::is_floating_point_v<T>)
+          x = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2.0 - 1.0);  // [-1, 1)
+        else if constexpr (std::is_signed_v<T>)
+          x = static_cast<T>(static_cast<int64_t>(r % 15) - 7);
+        else
+          x = static_cast<T>(r % 15);
+      }
+    }, b.data);
+  }
+}
+
+bool buffers::operator==(const buffers& other) const {
+  if (buffers_.size() != other.buffers_.size()) return false;
+  for (const auto& [name, b] : buffers_) {
+    auto it = other.buffers_.find(name);
+    if (it == other.buffers_.end() || it->second.extents != b.extents || it->second.data.index() != b.data.index())
+      return false;
+    bool same = std::visit([&](const auto& v) {
+      const auto& w = std::get<std::decay_t<decltype(v)>>(it->second.data);
+      return v.size() == w.size() && (v.empty() || std::memcmp(v.data(), w.data(), v.size() * sizeof(v[0])) == 0);
+    }, b.data);
+    if (!same) return false;
+  }
+  return true;
+}
+
+}  // namespace sadsl

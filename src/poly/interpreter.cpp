@@ -1,0 +1,249 @@
+// The reference interpreter. Statement values follow C semantics so that results are bit-exact
+// against hand-written C++ loops: float arithmetic in float, double in double, integer types
+// promoted (int64 here, wrapping; uint32 stays modulo 2^32) and truncated only when stored or cast.
+#include "sadsl/poly/interpreter.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "ast_exec.hpp"
+#include "sadsl/dsl/to_isl.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl {
+
+namespace {
+
+// Element address = base + sum(stride[l] * loop_l); per dimension index = offset + sum(coef * loop).
+struct compiled_access {
+  void* data = nullptr;
+  elem_type type;
+  std::string text;                         // for messages
+  std::vector<int64_t> extents;
+  std::vector<int64_t> dim_offset;          // per dimension
+  std::vector<std::vector<int64_t>> dim_coef;  // per dimension, per loop
+
+  int64_t element(const int64_t* loops, size_t n_loops) const {
+    int64_t linear = 0;
+    for (size_t d = 0; d < extents.size(); ++d) {
+      int64_t x = dim_offset[d];
+      for (size_t l = 0; l < n_loops; ++l) x += dim_coef[d][l] * loops[l];
+      if (x < 0 || x >= extents[d])
+        throw internal_error(fmt::format("interpreter: {} index {} = {} outside [0, {})", text, d, x, extents[d]));
+      linear = linear * extents[d] + x;
+    }
+    return linear;
+  }
+};
+
+struct value_node {
+  expr_op op;
+  elem_type type;
+  double fvalue = 0;
+  int64_t ivalue = 0;
+  int access = -1;  // read: index into compiled_statement::reads
+  std::vector<value_node> args;
+};
+
+struct compiled_statement {
+  std::string name;
+  size_t n_loops = 0;
+  compiled_access write;
+  std::vector<compiled_access> reads;
+  value_node value;
+};
+
+// The type a value of element type T is computed in (C's integer promotion, made wrap-safe).
+template <class T>
+using compute_t = std::conditional_t<std::is_floating_point_v<T>, T,
+                                     std::conditional_t<std::is_same_v<T, uint32_t>, uint32_t, int64_t>>;
+
+template <class T>
+T load(const compiled_access& a, int64_t at) {
+  return static_cast<T*>(a.data)[at];
+}
+
+// Float to integer conversion is undefined in C outside the target's range; here it saturates
+// to int64 first (NaN gives 0) and then wraps like an integer conversion.
+template <class To, class From>
+To convert(From v) {
+  if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>) {
+    if (std::isnan(v)) return 0;
+    if (v >= 9.2e18) return static_cast<To>(std::numeric_limits<int64_t>::max());
+    if (v <= -9.2e18) return static_cast<To>(std::numeric_limits<int64_t>::min());
+    return static_cast<To>(static_cast<int64_t>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+class evaluator {
+public:
+  evaluator(const compiled_statement& s, const int64_t* loops) : s_(s), loops_(loops) {}
+
+  template <class P>
+  P eval(const value_node& n) const {
+    switch (n.op) {
+      case expr_op::constant:
+        if constexpr (std::is_floating_point_v<P>) return static_cast<P>(n.fvalue);
+        else return static_cast<P>(n.ivalue);
+      case expr_op::read: return read<P>(n);
+      case expr_op::cast: return cast<P>(n);
+      case expr_op::neg: return wrap<P>(0, eval<P>(n.args[0]), '-');
+      default: break;
+    }
+    P a = eval<P>(n.args[0]), b = eval<P>(n.args[1]);
+    switch (n.op) {
+      case expr_op::add: return wrap<P>(a, b, '+');
+      case expr_op::sub: return wrap<P>(a, b, '-');
+      case expr_op::mul: return wrap<P>(a, b, '*');
+      case expr_op::div: return divide<P>(a, b);
+      case expr_op::min: return b < a ? b : a;
+      case expr_op::max: return a < b ? b : a;
+      default: SADSL_INTERNAL_ASSERT(false, "unexpected expression");
+    }
+  }
+
+private:
+  template <class P>
+  P read(const value_node& n) const {
+    const compiled_access& a = s_.reads[n.access];
+    int64_t at = a.element(loops_, s_.n_loops);
+    return visit_type(a.type, [&](auto t) { return convert<P>(static_cast<compute_t<decltype(t)>>(load<decltype(t)>(a, at))); });
+  }
+
+  template <class P>
+  P cast(const value_node& n) const {
+    const value_node& arg = n.args[0];
+    return visit_type(n.type, [&](auto to) {
+      using To = decltype(to);
+      To v = visit_type(arg.type, [&](auto from) { return convert<To>(eval<compute_t<decltype(from)>>(arg)); });
+      return convert<P>(static_cast<compute_t<To>>(v));
+    });
+  }
+
+  template <class P>
+  static P wrap(P a, P b, char op) {
+    if constexpr (std::is_same_v<P, int64_t>) {
+      auto x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(b);
+      return static_cast<int64_t>(op == '+' ? x + y : op == '-' ? x - y : x * y);
+    } else {
+      return static_cast<P>(op == '+' ? a + b : op == '-' ? a - b : a * b);
+    }
+  }
+
+  template <class P>
+  P divide(P a, P b) const {
+    if constexpr (!std::is_floating_point_v<P>) {
+      if (b == 0) throw error(fmt::format("integer division by zero in statement {}", s_.name));
+      if constexpr (std::is_signed_v<P>)
+        if (b == -1) return wrap<P>(0, a, '-');
+    }
+    return a / b;
+  }
+
+  const compiled_statement& s_;
+  const int64_t* loops_;
+};
+
+class statement_compiler {
+public:
+  statement_compiler(buffers& data, const std::vector<std::string>& loops) : data_(data), loops_(loops) {}
+
+  compiled_access access(const tensor_ptr& t, const std::vector<affine>& index) {
+    auto& b = data_.all().at(t->name);
+    compiled_access a;
+    a.data = std::visit([](auto& v) { return static_cast<void*>(v.data()); }, b.data);
+    a.type = t->type;
+    a.extents = b.extents;
+    std::vector<std::string> idx;
+    for (const auto& x : index) {
+      idx.push_back(x.str());
+      std::vector<int64_t> coef(loops_.size(), 0);
+      int64_t offset = x.evaluate([&](const detail::symbol_node& s) -> int64_t {
+        if (s.kind == detail::symbol_kind::param) return s.value;
+        coef[position(s.name)] += x.coefficient(&s);
+        return 0;
+      });
+      a.dim_offset.push_back(offset);
+      a.dim_coef.push_back(std::move(coef));
+    }
+    a.text = fmt::format("{}({})", t->name, fmt::join(idx, ", "));
+    return a;
+  }
+
+  value_node value(const expr_node& e, std::vector<compiled_access>& reads) {
+    value_node n{e.op, e.type, e.fvalue, e.ivalue, -1, {}};
+    if (e.op == expr_op::read) {
+      n.access = static_cast<int>(reads.size());
+      reads.push_back(access(e.tensor, e.index));
+    }
+    for (const auto& a : e.args) n.args.push_back(value(*a, reads));
+    return n;
+  }
+
+private:
+  size_t position(const std::string& loop) const {
+    for (size_t i = 0; i < loops_.size(); ++i)
+      if (loops_[i] == loop) return i;
+    SADSL_INTERNAL_ASSERT(false, "loop " + loop + " is not a loop of the statement");
+  }
+  buffers& data_;
+  const std::vector<std::string>& loops_;
+};
+
+std::vector<compiled_statement> compile_statements(const program& p, buffers& data) {
+  std::vector<compiled_statement> out;
+  for (const auto& s : p.statements()) {
+    statement_compiler c(data, s.loops);
+    compiled_statement cs;
+    cs.name = s.name;
+    cs.n_loops = s.loops.size();
+    cs.write = c.access(s.record->lhs, s.record->lhs_index);
+    cs.value = c.value(*s.record->value().node(), cs.reads);
+    out.push_back(std::move(cs));
+  }
+  return out;
+}
+
+void execute_statement(const compiled_statement& s, const int64_t* loops) {
+  evaluator ev(s, loops);
+  int64_t at = s.write.element(loops, s.n_loops);
+  visit_type(s.write.type, [&](auto t) {
+    using T = decltype(t);
+    static_cast<T*>(s.write.data)[at] = convert<T>(ev.eval<compute_t<T>>(s.value));
+  });
+}
+
+void check_extents(const program& p, const buffers& data) {
+  buffers expected(p.kernel());
+  for (const auto& [name, b] : expected.all())
+    if (data.extents(name) != b.extents)
+      throw error(fmt::format("buffers of kernel \"{}\" were sized for other param values than the current ones "
+                              "(tensor \"{}\")",
+                              p.kernel().name(), name));
+}
+
+}  // namespace
+
+void run(const program& p, buffers& data) { run(p, p.schedule(), data); }
+
+void run(const program& p, const isl::schedule& schedule, buffers& data) {
+  check_extents(p, data);
+  std::vector<compiled_statement> statements = compile_statements(p, data);
+  std::map<std::string, int64_t> params;
+  for (const auto& prm : p.kernel().params()) params[prm.name()] = prm.value();
+  auto index = [&](const std::string& name) {
+    for (size_t i = 0; i < statements.size(); ++i)
+      if (statements[i].name == name) return static_cast<int>(i);
+    throw error(fmt::format("schedule names statement \"{}\", which kernel \"{}\" does not have", name,
+                            p.kernel().name()));
+  };
+  isl::set values = isl_builder(p.kernel()).param_values().intersect(p.context());
+  ast_exec::tree tree = ast_exec::translate(schedule, values, params, index);
+  ast_exec::execute(tree, [&](int stmt, const int64_t* coords) { execute_statement(statements[stmt], coords); });
+}
+
+}  // namespace sadsl
