@@ -79,10 +79,7 @@ std::string constant_text(const expr_node& e) {
 
 }  // namespace
 
-expr::expr(int value) : node_(make_constant(elem_type::i32, value, value)) {}
-expr::expr(int64_t value) : node_(make_constant(elem_type::i32, static_cast<double>(value), value)) {}
-expr::expr(double value) : node_(make_constant(elem_type::f64, value, 0)) {}
-expr::expr(float value) : node_(make_constant(elem_type::f32, value, 0)) {}
+expr_ptr expr::literal(elem_type t, double f, int64_t i) { return make_constant(t, f, i); }
 
 std::string expr::str() const { return to_string(*node_); }
 

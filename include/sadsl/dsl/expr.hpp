@@ -36,10 +36,14 @@ struct expr_node {
 
 class expr {
 public:
-  expr(int value);     // NOLINT: literals convert implicitly
-  expr(int64_t value);  // NOLINT
-  expr(double value);  // NOLINT
-  expr(float value);   // NOLINT
+  /// A literal (any C++ arithmetic value); it takes the type of what it is combined with.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  expr(T value)  // NOLINT: literals convert implicitly
+      : node_(literal(std::is_same_v<T, float> ? elem_type::f32
+                      : std::is_floating_point_v<T> ? elem_type::f64
+                                                    : elem_type::i32,
+                      static_cast<double>(value), static_cast<int64_t>(value))) {}
   explicit expr(expr_ptr n) : node_(std::move(n)) {}
 
   const expr_ptr& node() const { return node_; }
@@ -48,6 +52,7 @@ public:
   std::string str() const;
 
 private:
+  static expr_ptr literal(elem_type t, double f, int64_t i);
   expr_ptr node_;
 };
 
