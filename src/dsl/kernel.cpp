@@ -118,11 +118,11 @@ const std::vector<statement_record>& kernel::statements() const { return state_-
 std::vector<detail::symbol_ptr> kernel::loops() const { return state_->loops; }
 isl_ctx* kernel::ctx() const { return state_->ctx; }
 
-access::access(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, std::vector<affine> index,
+element_ref::element_ref(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, std::vector<affine> index,
                std::source_location where)
     : kernel_(std::move(k)), tensor_(std::move(t)), index_(std::move(index)), where_(where) {}
 
-access::operator expr() const {
+element_ref::operator expr() const {
   auto n = std::make_shared<expr_node>();
   n->op = expr_op::read;
   n->type = tensor_->type;
@@ -132,11 +132,11 @@ access::operator expr() const {
   return expr(std::move(n));
 }
 
-void access::record(update_op op, const expr& rhs) const { kernel_->record(tensor_, index_, op, rhs, where_); }
-void access::operator=(const expr& rhs) const { record(update_op::assign, rhs); }
-void access::operator+=(const expr& rhs) const { record(update_op::add, rhs); }
-void access::operator-=(const expr& rhs) const { record(update_op::sub, rhs); }
-void access::operator*=(const expr& rhs) const { record(update_op::mul, rhs); }
+void element_ref::record(update_op op, const expr& rhs) const { kernel_->record(tensor_, index_, op, rhs, where_); }
+void element_ref::operator=(const expr& rhs) const { record(update_op::assign, rhs); }
+void element_ref::operator+=(const expr& rhs) const { record(update_op::add, rhs); }
+void element_ref::operator-=(const expr& rhs) const { record(update_op::sub, rhs); }
+void element_ref::operator*=(const expr& rhs) const { record(update_op::mul, rhs); }
 
 void if_::check_condition(const condition& c, const std::source_location& where) {
   for (const auto& k : c.constraints())

@@ -86,13 +86,13 @@ std::vector<scope_entry>& active_scopes();
 class kernel;
 
 /// A tensor element reference A(i, k): reads as a value, or is the target of = += -= *=.
-class access {
+class element_ref {
 public:
-  access(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, std::vector<affine> index,
+  element_ref(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, std::vector<affine> index,
          std::source_location where);
   operator expr() const;  // NOLINT: a read
   void operator=(const expr& rhs) const;
-  void operator=(const access& rhs) const { *this = expr(rhs); }
+  void operator=(const element_ref& rhs) const { *this = expr(rhs); }
   void operator+=(const expr& rhs) const;
   void operator-=(const expr& rhs) const;
   void operator*=(const expr& rhs) const;
@@ -122,11 +122,11 @@ public:
   tensor(std::shared_ptr<detail::kernel_state> k, tensor_ptr t) : kernel_(std::move(k)), tensor_(std::move(t)) {}
   template <class... Rest>
     requires(std::convertible_to<Rest, affine> && ...)
-  access operator()(index_arg first, const Rest&... rest) const {
-    return access(kernel_, tensor_, {first.value, affine(rest)...}, first.where);
+  element_ref operator()(index_arg first, const Rest&... rest) const {
+    return element_ref(kernel_, tensor_, {first.value, affine(rest)...}, first.where);
   }
-  access operator()(std::source_location where = std::source_location::current()) const {
-    return access(kernel_, tensor_, {}, where);
+  element_ref operator()(std::source_location where = std::source_location::current()) const {
+    return element_ref(kernel_, tensor_, {}, where);
   }
   const std::string& name() const { return tensor_->name; }
   const tensor_ptr& node() const { return tensor_; }
