@@ -81,6 +81,16 @@ std::string constant_text(const expr_node& e) {
 
 expr_ptr expr::literal(elem_type t, double f, int64_t i) { return make_constant(t, f, i); }
 
+expr read_of(std::shared_ptr<const detail::tensor_node> t, std::vector<affine> index, std::source_location where) {
+  auto n = std::make_shared<expr_node>();
+  n->op = expr_op::read;
+  n->type = t->type;
+  n->tensor = std::move(t);
+  n->index = std::move(index);
+  n->where = where;
+  return expr(std::move(n));
+}
+
 std::string expr::str() const { return to_string(*node_); }
 
 expr_ptr with_type(const expr_ptr& e, elem_type t) {

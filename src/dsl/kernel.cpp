@@ -122,15 +122,7 @@ element_ref::element_ref(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, 
                std::source_location where)
     : kernel_(std::move(k)), tensor_(std::move(t)), index_(std::move(index)), where_(where) {}
 
-element_ref::operator expr() const {
-  auto n = std::make_shared<expr_node>();
-  n->op = expr_op::read;
-  n->type = tensor_->type;
-  n->tensor = tensor_;
-  n->index = index_;
-  n->where = where_;
-  return expr(std::move(n));
-}
+element_ref::operator expr() const { return read_of(tensor_, index_, where_); }
 
 void element_ref::record(update_op op, const expr& rhs) const { kernel_->record(tensor_, index_, op, rhs, where_); }
 void element_ref::operator=(const expr& rhs) const { record(update_op::assign, rhs); }

@@ -248,13 +248,7 @@ void kernel_state::record(const tensor_ptr& lhs, const std::vector<affine>& inde
 
 expr statement_record::value() const {
   if (op == update_op::assign) return rhs;
-  auto read = std::make_shared<expr_node>();
-  read->op = expr_op::read;
-  read->type = lhs->type;
-  read->tensor = lhs;
-  read->index = lhs_index;
-  read->where = where;
-  expr current(std::move(read));
+  expr current = read_of(lhs, lhs_index, where);
   switch (op) {
     case update_op::add: return current + rhs;
     case update_op::sub: return current - rhs;

@@ -70,6 +70,8 @@ expr cast(const expr& e) {
   return cast(elem_type_of<T>::value, e);
 }
 
+/// A read of tensor t at `index`, recorded at the user's `where`.
+expr read_of(std::shared_ptr<const detail::tensor_node> t, std::vector<affine> index, std::source_location where);
 /// The expression as text, as the user would write it ("A(i, k) * B(k, j)").
 std::string to_string(const expr_node& e);
 /// Calls f on every tensor read in e, left to right.

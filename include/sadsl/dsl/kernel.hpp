@@ -147,23 +147,23 @@ public:
   template <element T>
   tensor<T> input(std::string name, std::vector<affine> extents,
                   std::source_location where = std::source_location::current()) {
-    return {state_, add_tensor(std::move(name), elem_type_of<T>::value, tensor_role::input, std::move(extents), where)};
+    return make<T>(std::move(name), tensor_role::input, std::move(extents), where);
   }
   template <element T>
   tensor<T> output(std::string name, std::vector<affine> extents,
                    std::source_location where = std::source_location::current()) {
-    return {state_, add_tensor(std::move(name), elem_type_of<T>::value, tensor_role::output, std::move(extents), where)};
+    return make<T>(std::move(name), tensor_role::output, std::move(extents), where);
   }
   template <element T>
   tensor<T> inout(std::string name, std::vector<affine> extents,
                   std::source_location where = std::source_location::current()) {
-    return {state_, add_tensor(std::move(name), elem_type_of<T>::value, tensor_role::inout, std::move(extents), where)};
+    return make<T>(std::move(name), tensor_role::inout, std::move(extents), where);
   }
   /// A temporary that lives only inside the kernel (e.g. the propagation arrays of a systolic LU).
   template <element T>
   tensor<T> local(std::string name, std::vector<affine> extents,
                   std::source_location where = std::source_location::current()) {
-    return {state_, add_tensor(std::move(name), elem_type_of<T>::value, tensor_role::local, std::move(extents), where)};
+    return make<T>(std::move(name), tensor_role::local, std::move(extents), where);
   }
 
   const std::string& name() const;
@@ -180,6 +180,10 @@ public:
   const std::shared_ptr<detail::kernel_state>& state() const { return state_; }
 
 private:
+  template <element T>
+  tensor<T> make(std::string name, tensor_role role, std::vector<affine> extents, std::source_location where) {
+    return {state_, add_tensor(std::move(name), elem_type_of<T>::value, role, std::move(extents), where)};
+  }
   tensor_ptr add_tensor(std::string name, elem_type t, tensor_role role, std::vector<affine> extents,
                         std::source_location where);
   std::shared_ptr<detail::kernel_state> state_;
