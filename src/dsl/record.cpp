@@ -38,6 +38,12 @@ bool contains(const std::vector<symbol_ptr>& v, const symbol_ptr& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+bool uses_loop(const symbol_node& l, const symbol_ptr& other) {
+  for (const affine* b : {&l.lo, &l.hi})
+    if (contains(b->loops(), other)) return true;
+  return false;
+}
+
 bool loops_within(const condition& c, const std::vector<symbol_ptr>& loops) {
   for (const auto& k : c.constraints())
     for (const auto& l : k.expr.loops())
@@ -134,8 +140,19 @@ private:
       for (const auto& a : r.index)
         for (const auto& l : a.loops()) loops.push_back(l);
     });
+    symbol_ptr enclosing;
     for (const auto& scope : active_scopes()) {
-      if (scope.under) loops.push_back(scope.under);
+      if (scope.under) {
+        // Loops nest in declaration order; an under() inside another must follow that order.
+        if (enclosing && scope.under->seq < enclosing->seq)
+          throw error(fmt::format("loop \"{}\" is placed under loop \"{}\", but loops nest in declaration order "
+                                  "and \"{}\" is declared first{}",
+                                  scope.under->name, enclosing->name, scope.under->name,
+                                  uses_loop(*enclosing, scope.under) ? fmt::format(" (the bounds of \"{}\" use it)", enclosing->name) : ""),
+                      scope.where);
+        enclosing = scope.under;
+        loops.push_back(scope.under);
+      }
       if (!scope.g) continue;
       for (const auto& c : scope.g->cond.constraints()) {
         check_symbols(c.expr, fmt::format("condition \"{}\"", scope.g->cond.str()));

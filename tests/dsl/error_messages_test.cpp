@@ -241,3 +241,13 @@ TEST_CASE("implicit initialization under a loop bounded by a reduction loop") {
   loop i(N), j("j", 0, i);
   CHECK_USER_ERROR(C(j) += A(i, j), "cannot initialize output tensor \"C\" for C(j) += A(i, j): the bounds of loop \"j\" depend on reduction loop \"i\"; declare \"C\" inout and initialize it explicitly");
 }
+
+TEST_CASE("under() nesting against declaration order") {
+  kernel k("k");
+  param N = k.param("N", 8);
+  auto A = k.output<float>("A", {N});
+  loop i(N), j("j", i, N);
+  under(j, [&] {
+    CHECK_USER_ERROR(under(i, [&] { A(i) = 1.0f; }), "loop \"i\" is placed under loop \"j\", but loops nest in declaration order and \"i\" is declared first (the bounds of \"j\" use it)");
+  });
+}
