@@ -18,55 +18,56 @@ int64_t floor_div(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+// Every isl object obtained here is owned by a C++ wrapper at once (isl::manage), so nothing leaks
+// when a statement name is unknown and the translation throws half-way.
+isl::ast_node managed(isl_ast_node* n) { return isl::manage(n); }
+isl::ast_expr managed(isl_ast_expr* e) { return isl::manage(e); }
+
+std::string id_name(const isl::ast_expr& e) {
+  isl::id id = isl::manage(isl_ast_expr_get_id(e.get()));
+  return isl_id_get_name(id.get());
+}
+
 class translator {
 public:
   translator(const std::map<std::string, int64_t>& params, const std::function<int(const std::string&)>& index)
       : params_(params), index_(index) {}
 
-  node translate_node(isl_ast_node* n) {
+  node translate_node(const isl::ast_node& tree) {
+    isl_ast_node* n = tree.get();
     node out;
     switch (isl_ast_node_get_type(n)) {
-      case isl_ast_node_for: {
+      case isl_ast_node_for:
         out.kind = node_kind::for_loop;
-        isl_ast_expr* it = isl_ast_node_for_get_iterator(n);
-        isl_id* id = isl_ast_expr_get_id(it);
-        out.slot = slot_of(isl_id_get_name(id));
-        isl_id_free(id);
-        isl_ast_expr_free(it);
-        out.init = take_expr(isl_ast_node_for_get_init(n));
-        out.cond = take_expr(isl_ast_node_for_get_cond(n));
-        out.inc = take_expr(isl_ast_node_for_get_inc(n));
-        out.children.push_back(take_node(isl_ast_node_for_get_body(n)));
+        out.slot = slot_of(id_name(managed(isl_ast_node_for_get_iterator(n))));
+        out.init = translate_expr(managed(isl_ast_node_for_get_init(n)));
+        out.cond = translate_expr(managed(isl_ast_node_for_get_cond(n)));
+        out.inc = translate_expr(managed(isl_ast_node_for_get_inc(n)));
+        out.children.push_back(translate_node(managed(isl_ast_node_for_get_body(n))));
         break;
-      }
       case isl_ast_node_if:
         out.kind = node_kind::if_then;
-        out.cond = take_expr(isl_ast_node_if_get_cond(n));
-        out.children.push_back(take_node(isl_ast_node_if_get_then_node(n)));
+        out.cond = translate_expr(managed(isl_ast_node_if_get_cond(n)));
+        out.children.push_back(translate_node(managed(isl_ast_node_if_get_then_node(n))));
         if (isl_ast_node_if_has_else_node(n) == isl_bool_true)
-          out.children.push_back(take_node(isl_ast_node_if_get_else_node(n)));
+          out.children.push_back(translate_node(managed(isl_ast_node_if_get_else_node(n))));
         break;
       case isl_ast_node_block: {
         out.kind = node_kind::block;
-        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
-        int count = isl_ast_node_list_n_ast_node(list);
-        for (int i = 0; i < count; ++i) out.children.push_back(take_node(isl_ast_node_list_get_at(list, i)));
-        isl_ast_node_list_free(list);
+        isl::ast_node_list list = isl::manage(isl_ast_node_block_get_children(n));
+        int count = isl_ast_node_list_n_ast_node(list.get());
+        for (int i = 0; i < count; ++i)
+          out.children.push_back(translate_node(managed(isl_ast_node_list_get_at(list.get(), i))));
         break;
       }
       case isl_ast_node_mark:
-        return take_node(isl_ast_node_mark_get_node(n));
+        return translate_node(managed(isl_ast_node_mark_get_node(n)));
       case isl_ast_node_user: {
         out.kind = node_kind::call;
-        isl_ast_expr* call = isl_ast_node_user_get_expr(n);
-        isl_ast_expr* callee = isl_ast_expr_op_get_arg(call, 0);
-        isl_id* id = isl_ast_expr_get_id(callee);
-        out.statement = index_(isl_id_get_name(id));
-        isl_id_free(id);
-        isl_ast_expr_free(callee);
-        int args = isl_ast_expr_op_get_n_arg(call);
-        for (int i = 1; i < args; ++i) out.args.push_back(take_expr(isl_ast_expr_op_get_arg(call, i)));
-        isl_ast_expr_free(call);
+        isl::ast_expr call = managed(isl_ast_node_user_get_expr(n));
+        out.statement = index_(id_name(managed(isl_ast_expr_op_get_arg(call.get(), 0))));
+        int args = isl_ast_expr_op_get_n_arg(call.get());
+        for (int i = 1; i < args; ++i) out.args.push_back(translate_expr(managed(isl_ast_expr_op_get_arg(call.get(), i))));
         break;
       }
       default:
@@ -78,36 +79,20 @@ public:
   int slots() const { return static_cast<int>(slots_.size()); }
 
 private:
-  node take_node(isl_ast_node* n) {
-    node out = translate_node(n);
-    isl_ast_node_free(n);
-    return out;
-  }
-
-  int_expr take_expr(isl_ast_expr* e) {
-    int_expr out = translate_expr(e);
-    isl_ast_expr_free(e);
-    return out;
-  }
-
   int slot_of(const std::string& name) {
     auto [it, inserted] = slots_.emplace(name, static_cast<int>(slots_.size()));
     return it->second;
   }
 
-  int_expr translate_expr(isl_ast_expr* e) {
+  int_expr translate_expr(const isl::ast_expr& expr) {
+    isl_ast_expr* e = expr.get();
     int_expr out;
     switch (isl_ast_expr_get_type(e)) {
-      case isl_ast_expr_int: {
-        isl_val* v = isl_ast_expr_get_val(e);
-        out.value = isl_val_get_num_si(v);
-        isl_val_free(v);
+      case isl_ast_expr_int:
+        out.value = isl::manage(isl_ast_expr_get_val(e)).get_num_si();
         return out;
-      }
       case isl_ast_expr_id: {
-        isl_id* id = isl_ast_expr_get_id(e);
-        std::string name = isl_id_get_name(id);
-        isl_id_free(id);
+        std::string name = id_name(expr);
         if (auto p = params_.find(name); p != params_.end()) {
           out.value = p->second;
         } else {
@@ -121,7 +106,7 @@ private:
     }
     out.op = op_of(isl_ast_expr_op_get_type(e));
     int n = isl_ast_expr_op_get_n_arg(e);
-    for (int i = 0; i < n; ++i) out.args.push_back(take_expr(isl_ast_expr_op_get_arg(e, i)));
+    for (int i = 0; i < n; ++i) out.args.push_back(translate_expr(managed(isl_ast_expr_op_get_arg(e, i))));
     return out;
   }
 
@@ -208,18 +193,12 @@ int64_t evaluate(const int_expr& e, const std::vector<int64_t>& s) {
 tree translate(const isl::schedule& schedule, const isl::set& param_values, const std::map<std::string, int64_t>& params,
                const std::function<int(const std::string&)>& statement_index) {
   isl_ast_build* build = isl_ast_build_from_context(param_values.copy());
-  isl_ast_node* root = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl::ast_node root = isl::manage(isl_ast_build_node_from_schedule(build, schedule.copy()));
   isl_ast_build_free(build);
-  SADSL_INTERNAL_ASSERT(root != nullptr, "isl could not generate an AST for the schedule");
+  SADSL_INTERNAL_ASSERT(!root.is_null(), "isl could not generate an AST for the schedule");
   translator t(params, statement_index);
   tree out;
-  try {
-    out.root = t.translate_node(root);
-  } catch (...) {
-    isl_ast_node_free(root);
-    throw;
-  }
-  isl_ast_node_free(root);
+  out.root = t.translate_node(root);
   out.slots = t.slots();
   return out;
 }

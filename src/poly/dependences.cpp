@@ -1,5 +1,7 @@
 #include "sadsl/poly/dependences.hpp"
 
+#include "sadsl/poly/dump.hpp"
+
 #include <isl/flow.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -23,11 +25,73 @@ std::string_view dep_kind_name(dep_kind k) {
 }
 
 std::string dependence::distance_str() const {
-  if (!uniform) return fmt::format("{}", fmt::streamed(distance));
-  return fmt::format("({})", fmt::join(*uniform, ", "));
+  if (!uniform) return isl_str(distance);
+  std::vector<std::string> vectors;
+  for (const auto& v : distances) vectors.push_back(v.str());
+  return fmt::format("{}", fmt::join(vectors, " "));
+}
+
+std::vector<std::vector<int64_t>> dependence::constant_distances() const {
+  std::vector<std::vector<int64_t>> out;
+  for (const auto& v : distances) {
+    auto c = v.constant();
+    if (!c) return {};
+    out.push_back(*c);
+  }
+  return out;
 }
 
 namespace {
+std::string param_function_str(const isl::pw_aff& f);
+
+// The affine expression of each piece of f.
+std::vector<isl::aff> pieces(const isl::pw_aff& f) {
+  std::vector<isl::aff> out;
+  isl_pw_aff_foreach_piece(
+      f.get(),
+      [](isl_set* set, isl_aff* aff, void* user) {
+        isl_set_free(set);
+        static_cast<std::vector<isl::aff>*>(user)->push_back(isl::manage(aff));
+        return isl_stat_ok;
+      },
+      &out);
+  return out;
+}
+}  // namespace
+
+std::optional<std::vector<int64_t>> distance_vector::constant() const {
+  std::vector<int64_t> out;
+  for (const auto& c : components) {
+    auto p = pieces(c);
+    if (p.size() != 1 || isl_aff_is_cst(p[0].get()) != isl_bool_true) return std::nullopt;
+    out.push_back(p[0].constant_val().get_num_si());
+  }
+  return out;
+}
+
+bool distance_vector::component_is(size_t d, int64_t v) const {
+  isl::pw_aff c = components.at(d);
+  isl::pw_aff target = isl::manage(isl_pw_aff_val_on_domain(c.domain().release(), isl_val_int_from_si(c.ctx().get(), v)));
+  return isl_pw_aff_is_equal(c.get(), target.get()) == isl_bool_true;
+}
+
+std::string distance_vector::str() const {
+  std::vector<std::string> parts;
+  for (const auto& c : components) parts.push_back(param_function_str(c));
+  return fmt::format("({})", fmt::join(parts, ", "));
+}
+
+namespace {
+
+// { sink - source } over the first n (shared) loops of source and sink.
+isl::set deltas_over_common_loops(const isl::map& rel, size_t n_src, size_t n_dst, size_t n) {
+  isl_map* m = rel.copy();
+  m = isl_map_project_out(m, isl_dim_in, n, n_src - n);
+  m = isl_map_project_out(m, isl_dim_out, n, n_dst - n);
+  m = isl_map_reset_tuple_id(m, isl_dim_in);
+  m = isl_map_reset_tuple_id(m, isl_dim_out);
+  return isl::manage(isl_map_deltas(m)).coalesce();
+}
 
 const statement_info& by_name(const program& p, const std::string& name) { return p.statement(name); }
 
@@ -37,17 +101,62 @@ size_t common_depth(const statement_info& a, const statement_info& b) {
   return n;
 }
 
-// The constant value of every dimension of `deltas`, when each is fixed.
-std::optional<std::vector<int64_t>> fixed_point(const isl::set& deltas) {
-  isl::set s = deltas.detect_equalities().coalesce();
-  std::vector<int64_t> out;
-  int n = static_cast<int>(s.tuple_dim());
+// The distance of one piece, when each dimension is a function of the params only.
+std::optional<distance_vector> param_only_distance(const isl::set& deltas) {
+  distance_vector out;
+  int n = static_cast<int>(deltas.tuple_dim());
   for (int d = 0; d < n; ++d) {
-    isl::val v = isl::manage(isl_set_plain_get_val_if_fixed(s.get(), isl_dim_set, d));
-    if (v.is_nan() || !v.is_int()) return std::nullopt;
-    out.push_back(v.get_num_si());
+    isl::pw_aff lo = isl::manage(isl_set_dim_min(deltas.copy(), d));
+    isl::pw_aff hi = isl::manage(isl_set_dim_max(deltas.copy(), d));
+    if (isl_pw_aff_is_equal(lo.get(), hi.get()) != isl_bool_true) return std::nullopt;
+    out.components.push_back(lo.coalesce());
   }
   return out;
+}
+
+// The distance vectors of a relation, piece by piece: uniform when every piece has one.
+bool piecewise_distances(const isl::map& rel, size_t n_src, size_t n_dst, size_t n, std::vector<distance_vector>& out) {
+  bool uniform = true;
+  std::vector<std::string> seen;
+  rel.foreach_basic_map([&](isl::basic_map piece) {
+    auto d = param_only_distance(deltas_over_common_loops(isl::map(piece), n_src, n_dst, n));
+    if (!d) {
+      uniform = false;
+    } else if (std::string text = d->str(); std::find(seen.begin(), seen.end(), text) == seen.end()) {
+      seen.push_back(text);
+      out.push_back(std::move(*d));
+    }
+  });
+  if (!uniform) out.clear();
+  std::stable_sort(out.begin(), out.end(), [](const distance_vector& a, const distance_vector& b) {
+    auto ca = a.constant(), cb = b.constant();
+    if (ca && cb) return *ca < *cb;
+    return ca.has_value() && !cb.has_value();
+  });
+  return uniform;
+}
+
+// A function of the params as the user would write it ("1 - K"); isl's notation when piecewise.
+std::string param_function_str(const isl::pw_aff& f) {
+  auto p = pieces(f);
+  if (p.size() != 1) return isl_str(f);
+  std::string text;
+  for (const isl::aff& a : p) {
+    isl::val c = a.constant_val();
+    int nparam = isl_aff_dim(a.get(), isl_dim_param);
+    for (int p = 0; p < nparam; ++p) {
+      isl::val k = isl::manage(isl_aff_get_coefficient_val(a.get(), isl_dim_param, p));
+      if (k.is_zero()) continue;
+      long v = k.get_num_si();
+      std::string name = isl_aff_get_dim_name(a.get(), isl_dim_param, p);
+      if (text.empty()) text += v == 1 ? name : v == -1 ? "-" + name : fmt::format("{}*{}", v, name);
+      else text += fmt::format(" {} {}", v < 0 ? '-' : '+', std::abs(v) == 1 ? name : fmt::format("{}*{}", std::abs(v), name));
+    }
+    long cv = c.get_num_si();
+    if (text.empty()) text = std::to_string(cv);
+    else if (cv != 0) text = fmt::format("{} {} {}", cv, text.front() == '-' ? '-' : '+', text.front() == '-' ? text.substr(1) : text);
+  }
+  return text;
 }
 
 class dependence_builder {
@@ -60,7 +169,9 @@ public:
         auto writes = accesses_of(r.tensor, true);
         add(dep_kind::flow, sink, r, flow(r, writes, {}, {}));
         const auto* array = array_of(r.tensor);
-        if (!array->written) add(dep_kind::read, sink, r, flow(r, accesses_of(r.tensor, false), {}, {}));
+        if (!array->written)
+          for (size_t l = 0; l < sink.loops.size(); ++l)
+            if (!uses_loop(r, sink.loops[l])) add(dep_kind::read, sink, r, isl::union_map(reuse_along(sink, r, l)));
       }
       auto writes = accesses_of(sink.write.tensor, true);
       add(dep_kind::output, sink, sink.write, flow(sink.write, writes, {}, {}));
@@ -78,6 +189,25 @@ private:
     for (const auto& a : p_.arrays())
       if (a.tensor == t) return &a;
     return nullptr;
+  }
+
+  static bool uses_loop(const access_info& a, const std::string& loop) {
+    for (const auto& x : a.index)
+      for (const auto& l : x.loops())
+        if (l->name == loop) return true;
+    return false;
+  }
+
+  // { S[x] -> S[x + e_l] } within the statement's domain: the next read of the same element
+  // along loop l, which the access does not use.
+  static isl::map reuse_along(const statement_info& s, const access_info& a, size_t l) {
+    isl::space sp = s.domain.space();
+    isl_multi_aff* shift = isl_multi_aff_identity_on_domain_space(sp.copy());
+    isl_aff* moved = isl_multi_aff_get_at(shift, static_cast<int>(l));
+    shift = isl_multi_aff_set_at(shift, static_cast<int>(l), isl_aff_add_constant_si(moved, 1));
+    isl::map next = isl::manage(isl_map_from_multi_aff(shift));
+    (void)a;
+    return next.intersect_domain(s.domain).intersect_range(s.domain);
   }
 
   // Every read (written = false) or write access of tensor t, over all statements.
@@ -110,6 +240,7 @@ private:
       if (m.is_empty()) continue;
       const statement_info& source = by_name(p_, isl_map_get_tuple_name(m.get(), isl_dim_in));
       dependence d;
+      d.owner = p_.kernel().state();
       d.kind = kind;
       d.source = source.name;
       d.sink = sink.name;
@@ -118,20 +249,10 @@ private:
       d.relation = m.gist_params(p_.context()).coalesce();
       size_t n = common_depth(source, sink);
       d.loops.assign(sink.loops.begin(), sink.loops.begin() + n);
-      d.distance = distance_over_common_loops(d.relation, source, sink, n);
-      d.uniform = fixed_point(d.distance);
+      d.distance = deltas_over_common_loops(d.relation, source.loops.size(), sink.loops.size(), n);
+      d.uniform = piecewise_distances(d.relation, source.loops.size(), sink.loops.size(), n, d.distances);
       deps_.push_back(std::move(d));
     }
-  }
-
-  static isl::set distance_over_common_loops(const isl::map& rel, const statement_info& src,
-                                             const statement_info& dst, size_t n) {
-    isl_map* m = rel.copy();
-    m = isl_map_project_out(m, isl_dim_in, n, src.loops.size() - n);
-    m = isl_map_project_out(m, isl_dim_out, n, dst.loops.size() - n);
-    m = isl_map_reset_tuple_id(m, isl_dim_in);
-    m = isl_map_reset_tuple_id(m, isl_dim_out);
-    return isl::manage(isl_map_deltas(m)).coalesce();
   }
 
   const program& p_;

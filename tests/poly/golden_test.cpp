@@ -59,14 +59,16 @@ TEST_CASE("MM dependences as in paper 002, table 2") {
   auto deps = compute_dependences(p);
   const auto& flow = find(deps, dep_kind::flow, "C", "S1", "S1");
   CHECK(flow.loops == std::vector<std::string>{"i", "j", "k"});
-  CHECK(flow.uniform == std::vector<int64_t>{0, 0, 1});
-  CHECK(find(deps, dep_kind::read, "A", "S1", "S1").uniform == std::vector<int64_t>{0, 1, 0});
-  CHECK(find(deps, dep_kind::read, "B", "S1", "S1").uniform == std::vector<int64_t>{1, 0, 0});
+  CHECK(flow.constant_distances() == std::vector<std::vector<int64_t>>{{0, 0, 1}});
+  CHECK(find(deps, dep_kind::read, "A", "S1", "S1").constant_distances() == std::vector<std::vector<int64_t>>{{0, 1, 0}});
+  CHECK(find(deps, dep_kind::read, "B", "S1", "S1").constant_distances() == std::vector<std::vector<int64_t>>{{1, 0, 0}});
   // The implicit initialization feeds the first accumulation, over the shared loops i and j.
   const auto& init = find(deps, dep_kind::flow, "C", "S0", "S1");
   CHECK(init.loops == std::vector<std::string>{"i", "j"});
-  CHECK(init.uniform == std::vector<int64_t>{0, 0});
-  // No read dependences for C: it is written, so its reuse is a flow dependence.
+  CHECK(init.constant_distances() == std::vector<std::vector<int64_t>>{{0, 0}});
+  // Exactly one read dependence per reuse direction: A along j, B along i; none for C, which is
+  // written (its reuse is a flow dependence).
+  CHECK(std::count_if(deps.begin(), deps.end(), [](const dependence& d) { return d.kind == dep_kind::read; }) == 2);
   for (const auto& d : deps) CHECK_FALSE((d.kind == dep_kind::read && d.tensor == "C"));
   CHECK(p.statement("S1").reduction_loops == std::vector<std::string>{"k"});
   CHECK(p.statement("S0").record->implicit_init);
@@ -82,12 +84,28 @@ TEST_CASE("PolyBench LU has non-uniform dependences, the uniformized LU only uni
     INFO(dep_kind_name(d.kind) << " " << d.source << " -> " << d.sink << " on " << d.tensor);
     CHECK(d.is_uniform());
   }
-  CHECK(find(uni, dep_kind::flow, "U_tmp", "S4", "S4").uniform == std::vector<int64_t>{0, 1, 0});
-  CHECK(find(uni, dep_kind::flow, "L_tmp", "S7", "S7").uniform == std::vector<int64_t>{0, 0, 1});
+  CHECK(find(uni, dep_kind::flow, "U_tmp", "S4", "S4").constant_distances() == std::vector<std::vector<int64_t>>{{0, 1, 0}});
+  CHECK(find(uni, dep_kind::flow, "L_tmp", "S7", "S7").constant_distances() == std::vector<std::vector<int64_t>>{{0, 0, 1}});
 }
 
 TEST_CASE("CNN: the reduction loops are i, p and q; shifted reads stay in bounds") {
   program p = build_program(catalog::cnn());
   CHECK(p.statement("S1").reduction_loops == std::vector<std::string>{"i", "p", "q"});
   CHECK(p.statement("S1").loops == std::vector<std::string>{"o", "r", "c", "i", "p", "q"});
+}
+
+TEST_CASE("CNN: reuse directions and the accumulation's piecewise-uniform distances") {
+  kernel k = catalog::cnn();
+  auto deps = compute_dependences(build_program(k));
+  std::vector<std::string> reads;
+  for (const auto& d : deps)
+    if (d.kind == dep_kind::read) reads.push_back(d.tensor + " " + d.distance_str());
+  // cin(r + p, c + q, i) is reused along o only; w(o, p, q, i) along r and along c.
+  CHECK(reads == std::vector<std::string>{"cin (1, 0, 0, 0, 0, 0)", "w (0, 1, 0, 0, 0, 0)", "w (0, 0, 1, 0, 0, 0)"});
+  // The accumulation into cout steps along q, wraps q into p, and p into i (q, p in [0, K)).
+  const auto& acc = find(deps, dep_kind::flow, "cout", "S1", "S1");
+  CHECK(acc.is_uniform());
+  CHECK(acc.distance_str() == "(0, 0, 0, 0, 0, 1) (0, 0, 0, 0, 1, 1 - K) (0, 0, 0, 1, 1 - K, 1 - K)");
+  CHECK(acc.distances[1].component_is(4, 1));
+  CHECK_FALSE(acc.distances[1].component_is(5, 1));
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The polyhedral program of a kernel: per statement its iteration domain and access relations,
 // the schedule tree (textual loop order, sequences for imperfect nesting), and array metadata.
-// All isl objects live in the kernel's isl context; the program keeps the kernel alive.
+// All isl objects live in the kernel's isl context; the program keeps the kernel alive. An isl
+// object copied out of a program must not outlive every handle of its kernel.
 #include <isl/cpp.h>
 
 #include <string>
