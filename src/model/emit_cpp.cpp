@@ -1,139 +1,30 @@
-// Emission of a design model as straight-line C++ (common subexpressions computed once).
-#include <cmath>
-#include <cstdio>
+// Assembly of a model's C++ source: helpers, the scalar and AVX2 evaluation functions, the
+// exported point and batch entry points and the ABI table.
 #include <string>
-#include <unordered_map>
 
-#include "sadsl/error.hpp"
+#include "emit_dialect.hpp"
+#include "hash.hpp"
 #include "sadsl/model/compile.hpp"
 
 namespace sadsl::model {
 namespace {
-
-std::string literal(double v) {
-  if (std::isnan(v)) return "std::numeric_limits<double>::quiet_NaN()";
-  if (std::isinf(v)) return v > 0 ? "std::numeric_limits<double>::infinity()" : "-std::numeric_limits<double>::infinity()";
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  std::string text = buffer;
-  if (text.find_first_of(".en") == std::string::npos) text += ".0";
-  return text;
-}
-
-// "p3", "t12": names of locals in the generated code.
-std::string numbered(char prefix, std::size_t n) {
-  std::string name(1, prefix);
-  name += std::to_string(n);
-  return name;
-}
-
-// Assigns each distinct subexpression a local `const double tN` in first-use order.
-class linearizer {
-public:
-  std::string operand(const expr& e) {
-    if (e.kind() == op::constant) return literal(e.constant_value());
-    if (e.kind() == op::parameter) return numbered('p', e.parameter_index());
-    if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return found->second;
-    for (const auto& [other, name] : by_hash_[e.hash()])
-      if (other.same_as(e)) return by_identity_[e.identity()] = name;
-    std::string a = operand(e.lhs());
-    std::string b = is_binary(e.kind()) ? operand(e.rhs()) : "";
-    std::string name = numbered('t', next_++);
-    code_ += "  const double " + name + " = " + operation(e.kind(), a, b) + ";\n";
-    by_hash_[e.hash()].emplace_back(e, name);
-    return by_identity_[e.identity()] = name;
-  }
-
-  void line(const std::string& text) { code_ += "  " + text + "\n"; }
-  const std::string& code() const { return code_; }
-
-private:
-  static std::string operation(op kind, const std::string& a, const std::string& b) {
-    switch (kind) {
-      case op::add: return a + " + " + b;
-      case op::sub: return a + " - " + b;
-      case op::mul: return a + " * " + b;
-      case op::div: return a + " / " + b;
-      case op::floor_div: return "std::floor(" + a + " / " + b + ")";
-      case op::ceil_div: return "std::ceil(" + a + " / " + b + ")";
-      case op::min: return "(" + b + " < " + a + " ? " + b + " : " + a + ")";  // as the interpreter
-      case op::max: return "(" + b + " > " + a + " ? " + b + " : " + a + ")";
-      case op::ceil: return "std::ceil(" + a + ")";
-      case op::floor: return "std::floor(" + a + ")";
-      case op::constant: case op::parameter: break;
-    }
-    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf");
-  }
-
-  std::unordered_map<const void*, std::string> by_identity_;
-  std::unordered_map<std::size_t, std::vector<std::pair<expr, std::string>>> by_hash_;
-  std::string code_;
-  std::size_t next_ = 0;
-};
-
-// Largest parameter index `e` reads, or -1.
-long highest_parameter(const expr& e) {
-  if (e.kind() == op::constant) return -1;
-  if (e.kind() == op::parameter) return static_cast<long>(e.parameter_index());
-  long a = highest_parameter(e.lhs());
-  return is_binary(e.kind()) ? std::max(a, highest_parameter(e.rhs())) : a;
-}
-
-void emit_inference(linearizer& out, const design_model& model) {
-  for (std::size_t i = 0; i < model.params.size(); ++i) {
-    const auto& inferred = model.params[i].inferred;
-    if (!inferred) continue;
-    if (highest_parameter(inferred->lower) >= static_cast<long>(i) || highest_parameter(inferred->upper) >= static_cast<long>(i))
-      throw error("model \"" + model.name + "\": inferred parameter \"" + model.params[i].name +
-                  "\" depends on itself or on a parameter after it");
-    std::string lower = out.operand(inferred->lower);
-    std::string upper = out.operand(inferred->upper);
-    std::string p = numbered('p', i);
-    out.line("// " + model.params[i].name + ": largest multiple of the lower bound dividing the upper bound");
-    out.line("legal = legal & (" + lower + " >= 1.0) & (" + upper + " >= " + lower + ") & sadsl_divides(" + lower + ", " + upper + ");");
-    out.line(p + " = " + upper + ";");
-    out.line("point[" + std::to_string(i) + "] = " + p + ";");
-  }
-}
-
-void emit_constraints(linearizer& out, const design_model& model) {
-  for (const constraint& c : model.constraints) {
-    std::string lhs = out.operand(c.lhs);
-    std::string test;
-    switch (c.relation) {
-      case constraint::kind::at_least: test = "(" + lhs + " >= " + out.operand(c.rhs) + ")"; break;
-      case constraint::kind::at_most: test = "(" + lhs + " <= " + out.operand(c.rhs) + ")"; break;
-      case constraint::kind::power_of_two: test = "sadsl_power_of_two(" + lhs + ")"; break;
-      case constraint::kind::divides: test = "sadsl_divides(" + lhs + ", " + out.operand(c.rhs) + ")"; break;
-    }
-    out.line("legal = legal & " + test + ";  // " + c.description);
-  }
-}
-
-void emit_metrics(linearizer& out, const design_model& model) {
-  metric_expressions m = metrics_of(model);
-  std::pair<const char*, const expr*> fields[] = {
-      {"latency_prologue", &m.latency_prologue}, {"latency_main", &m.latency_main},
-      {"latency_epilogue", &m.latency_epilogue}, {"latency", &m.latency}, {"dsp", &m.dsp},
-      {"bram18k", &m.bram18k}, {"uram", &m.uram}, {"lut", &m.lut}, {"offchip_bytes", &m.offchip_bytes}};
-  for (auto [field, value] : fields) out.line("out->" + std::string(field) + " = " + out.operand(*value) + ";");
-  out.line("out->legal = legal ? 1.0 : 0.0;");
-  out.line("const bool fits = (out->dsp <= limits->dsp) & (out->bram18k <= limits->bram18k) & (out->uram <= limits->uram);");
-  out.line("out->feasible = (legal & fits) ? 1.0 : 0.0;");
-}
 
 const char* const prelude = R"(#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SADSL_HAVE_AVX2_PATH 1
+#include <immintrin.h>
+#endif
 
 namespace {
 
-// Mirrors sadsl::model::metrics and sadsl::model::device_limits (ABI version 1).
-struct sadsl_metrics {
-  double latency, latency_prologue, latency_main, latency_epilogue;
-  double dsp, bram18k, uram, lut, offchip_bytes, legal, feasible;
+// The fields of sadsl::model::metrics (11 doubles, in this order) and of device_limits (ABI 1).
+enum sadsl_metric {
+  sadsl_latency, sadsl_latency_prologue, sadsl_latency_main, sadsl_latency_epilogue, sadsl_dsp,
+  sadsl_bram18k, sadsl_uram, sadsl_lut, sadsl_offchip_bytes, sadsl_legal, sadsl_feasible, sadsl_metric_count
 };
 struct sadsl_limits {
   double dsp, bram18k, uram;
@@ -152,6 +43,22 @@ inline bool sadsl_divides(double b, double a) {
   return (b != 0) & (q == std::floor(q));
 }
 
+#ifdef SADSL_HAVE_AVX2_PATH
+__attribute__((target("avx2"))) inline __m256d sadsl_power_of_two_avx2(__m256d x) {
+  const __m256i mantissa = _mm256_and_si256(_mm256_castpd_si256(x), _mm256_set1_epi64x(0xFFFFFFFFFFFFFll));
+  const __m256d zero_mantissa = _mm256_castsi256_pd(_mm256_cmpeq_epi64(mantissa, _mm256_setzero_si256()));
+  const __m256d positive = _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GT_OQ);
+  const __m256d finite = _mm256_cmp_pd(x, _mm256_set1_pd(std::numeric_limits<double>::max()), _CMP_LE_OQ);
+  return _mm256_and_pd(_mm256_and_pd(positive, finite), zero_mantissa);
+}
+
+__attribute__((target("avx2"))) inline __m256d sadsl_divides_avx2(__m256d b, __m256d a) {
+  const __m256d q = _mm256_div_pd(a, b);
+  const __m256d whole = _mm256_cmp_pd(q, _mm256_round_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), _CMP_EQ_OQ);
+  return _mm256_and_pd(_mm256_cmp_pd(b, _mm256_setzero_pd(), _CMP_NEQ_UQ), whole);
+}
+#endif
+
 )";
 
 std::string escaped(const std::string& text) {
@@ -163,58 +70,74 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-// The evaluation function; everything else in the source is derived from it and the hash.
 std::string evaluation_code(const design_model& model) {
-  linearizer out;
-  for (std::size_t i = 0; i < model.params.size(); ++i)
-    out.line("[[maybe_unused]] double p" + std::to_string(i) + " = point[" + std::to_string(i) + "];  // " + escaped(model.params[i].name));
-  out.line("bool legal = true;");
-  emit_inference(out, model);
-  emit_constraints(out, model);
-  emit_metrics(out, model);
-  return "inline void sadsl_evaluate(double* point, sadsl_metrics* out, const sadsl_limits* limits) {\n" +
-         out.code() + "}\n";
+  return emit::evaluation_function(model, emit::scalar_dialect()) + "\n#ifdef SADSL_HAVE_AVX2_PATH\n" +
+         emit::evaluation_function(model, emit::avx2_dialect()) + "#endif\n";
 }
 
-std::string hex_hash(const std::string& text) {
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bit
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
-  return buffer;
+// With AVX2 (checked once at run time) points go four at a time through sadsl_evaluate_avx2,
+// transposed into lanes; the rest, or everything without AVX2, through the scalar function.
+std::string batch_code(const std::string& symbol, std::size_t parameters) {
+  std::string n = std::to_string(parameters);
+  return "#ifdef SADSL_HAVE_AVX2_PATH\n"
+         "__attribute__((target(\"avx2\"))) static std::size_t " + symbol + "_batch_avx2(std::size_t count, double* points,\n"
+         "    double* metrics, const sadsl_limits* limits) {\n"
+         "  constexpr std::size_t width = " + n + ";\n"
+         "  std::size_t start = 0;\n"
+         "  for (; start + 4 <= count; start += 4) {\n"
+         "    double in[width * 4], out[sadsl_metric_count * 4];\n"
+         "    for (std::size_t l = 0; l < 4; ++l)\n"
+         "      for (std::size_t k = 0; k < width; ++k) in[4 * k + l] = points[(start + l) * width + k];\n"
+         "    sadsl_evaluate_avx2(in, out, limits);\n"
+         "    for (std::size_t l = 0; l < 4; ++l) {\n"
+         "      for (std::size_t k = 0; k < width; ++k) points[(start + l) * width + k] = in[4 * k + l];\n"
+         "      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[4 * k + l];\n"
+         "    }\n"
+         "  }\n"
+         "  return start;\n"
+         "}\n"
+         "#endif\n\n"
+         "static void " + symbol + "_batch(std::size_t count, double* points, void* out, const void* limits) {\n"
+         "  constexpr std::size_t width = " + n + ";\n"
+         "  double* metrics = static_cast<double*>(out);\n"
+         "  const sadsl_limits* device = static_cast<const sadsl_limits*>(limits);\n"
+         "  std::size_t start = 0;\n"
+         "#ifdef SADSL_HAVE_AVX2_PATH\n"
+         "  static const bool has_avx2 = __builtin_cpu_supports(\"avx2\");\n"
+         "  if (has_avx2) start = " + symbol + "_batch_avx2(count, points, metrics, device);\n"
+         "#endif\n"
+         "  for (; start < count; ++start) sadsl_evaluate(points + start * width, metrics + start * sadsl_metric_count, device);\n"
+         "}\n\n";
 }
 
 std::string exports(const design_model& model, const std::string& hash) {
   std::string symbol = "sadsl_model_" + hash;
-  std::string n = std::to_string(model.params.size());
   return "\n}  // namespace\n\nextern \"C\" {\n\n"
          "static void " + symbol + "_point(double* point, void* out, const void* limits) {\n"
-         "  sadsl_evaluate(point, static_cast<sadsl_metrics*>(out), static_cast<const sadsl_limits*>(limits));\n}\n\n"
-         "static void " + symbol + "_batch(std::size_t count, double* points, void* out, const void* limits) {\n"
-         "  sadsl_metrics* metrics = static_cast<sadsl_metrics*>(out);\n"
-         "  const sadsl_limits* device = static_cast<const sadsl_limits*>(limits);\n"
-         "  for (std::size_t i = 0; i < count; ++i) sadsl_evaluate(points + i * " + n + ", metrics + i, device);\n}\n\n"
+         "  sadsl_evaluate(point, static_cast<double*>(out), static_cast<const sadsl_limits*>(limits));\n}\n\n" +
+         batch_code(symbol, model.params.size()) +
          "struct " + symbol + "_abi_t {\n  unsigned version, parameter_count;\n  const char* model_name;\n"
          "  const char* model_hash;\n  void (*point)(double*, void*, const void*);\n"
          "  void (*batch)(std::size_t, double*, void*, const void*);\n};\n\n"
          "const void* " + symbol + "_abi() {\n"
-         "  static const " + symbol + "_abi_t abi = {1, " + n + ", \"" + escaped(model.name) + "\", \"" + hash + "\", " +
-         symbol + "_point, " + symbol + "_batch};\n  return &abi;\n}\n\n}  // extern \"C\"\n";
+         "  static const " + symbol + "_abi_t abi = {1, " + std::to_string(model.params.size()) + ", \"" +
+         escaped(model.name) + "\", \"" + hash + "\", " + symbol + "_point, " + symbol +
+         "_batch};\n  return &abi;\n}\n\n}  // extern \"C\"\n";
 }
 
 }  // namespace
 
-std::string model_hash(const design_model& model) { return hex_hash(evaluation_code(model)); }
+std::string model_hash(const design_model& model) { return content_hash(evaluation_code(model)); }
 
 std::string emit_cpp(const design_model& model, const emit_options& options) {
   std::string code = evaluation_code(model);
-  std::string hash = hex_hash(code);
-  std::string source = "// Generated by sadsl from model \"" + escaped(model.name) + "\" (hash " + hash + "). Do not edit.\n" +
-                       prelude + code + exports(model, hash);
+  std::string hash = content_hash(code);
+  std::string source = "// Generated by sadsl from model \"" + escaped(model.name) + "\" (hash " + hash +
+                       "). Do not edit.\n" + prelude + code + exports(model, hash);
   if (options.register_ahead_of_time)
     source += "\nextern \"C\" int sadsl_register_ahead_of_time_model(const void* abi);\n"
-              "[[maybe_unused]] static const int sadsl_registered_" + hash + " = sadsl_register_ahead_of_time_model(sadsl_model_" +
-              hash + "_abi());\n";
+              "[[maybe_unused]] static const int sadsl_registered_" + hash +
+              " = sadsl_register_ahead_of_time_model(sadsl_model_" + hash + "_abi());\n";
   return source;
 }
 

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hash.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/model/compile.hpp"
 
@@ -33,14 +34,6 @@ std::string search_path(const std::string& program) {
   while (std::getline(dirs, dir, ':'))
     if (!dir.empty() && is_executable(std::filesystem::path(dir) / program)) return (std::filesystem::path(dir) / program).string();
   return "";
-}
-
-std::string fnv_hex(const std::string& text) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(h));
-  return buffer;
 }
 
 // Runs the compiler without a shell (no quoting issues); its output goes to `log`.
@@ -126,7 +119,7 @@ compiled_model jit_compile(const design_model& model, const jit_options& options
   std::string configuration = compiler;
   for (const std::string& flag : options.flags) configuration += " " + flag;
   std::filesystem::path dir = jit_cache_dir(options);
-  std::string key = hash + "-" + fnv_hex(configuration + "\n" + source);
+  std::string key = hash + "-" + content_hash(configuration + "\n" + source);
   std::filesystem::path library = dir / (key + ".so");
   if (!std::filesystem::exists(library)) {
     std::filesystem::path source_file = dir / (key + ".cpp");
