@@ -77,12 +77,19 @@ TEST_CASE("loop trees: loops multiply, blocks add, double buffering overlaps", "
 
 namespace {
 
+parameter named(const std::string& name, parameter_role role) {
+  parameter p;
+  p.name = name;
+  p.role = role;
+  return p;
+}
+
 // A model written by hand: an n x n output-stationary array computing an N^3 product.
 design_model handwritten_model() {
   design_model model;
   model.name = "handwritten";
-  model.params = {{.name = "N", .role = parameter_role::problem_size}, {.name = "T", .role = parameter_role::tile},
-                  {.name = "P", .role = parameter_role::latency_tile}};
+  model.params = {named("N", parameter_role::problem_size), named("T", parameter_role::tile),
+                  named("P", parameter_role::latency_tile)};
   model.params[0].split_by = 1;
   model.params[1].split_by = 2;
   model.params[2].divides = {1};
