@@ -69,7 +69,7 @@ struct jit_options {
   std::filesystem::path cache_dir;
   /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
   std::string compiler;
-  std::vector<std::string> flags = {"-O2", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
+  std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
 };
 
 /// The cache directory `options` selects (created if missing).
