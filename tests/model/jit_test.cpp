@@ -131,3 +131,53 @@ TEST_CASE("a failing compiler, a broken cache entry and an unusable cache direct
   options.cache_dir = "/proc/sadsl-model-cache";
   CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot create the model cache directory /proc/sadsl-model-cache");
 }
+
+namespace {
+
+// Replaces the cached library of `model` by one compiled from `source` (to provoke load errors).
+void plant_library(const std::filesystem::path& library, const std::string& source) {
+  std::filesystem::path file = library.parent_path() / "planted.cpp";
+  std::ofstream(file) << source;
+  std::string command = find_cxx_compiler({}) + " -shared -fPIC -o " + library.string() + " " + file.string();
+  REQUIRE(std::system(command.c_str()) == 0);
+}
+
+std::filesystem::path cached_library(const std::filesystem::path& dir) {
+  for (const auto& file : files_in(dir))
+    if (file.extension() == ".so") return file;
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("a cached library without the model's entry point or with another ABI version", "[jit][errors]") {
+  testing::temporary_cache cache("jit-planted");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  design_model model = kernel3_2();
+  jit_compile(model, options);
+  std::filesystem::path library = cached_library(cache.dir);
+  plant_library(library, "extern \"C\" int unrelated() { return 1; }\n");
+  CHECK_THROWS_WITH(jit_compile(model, options),
+                    "compiled model \"kernel3_2\" in " + library.string() + " lacks its entry point");
+  plant_library(library, "struct table { unsigned version, count; };\n"
+                         "extern \"C\" const void* sadsl_model_" + model_hash(model) + "_abi() {\n"
+                         "  static const table t = {99, 13};\n  return &t;\n}\n");
+  CHECK_THROWS_WITH(jit_compile(model, options), "compiled model \"kernel3_2\" has ABI version 99");
+}
+
+TEST_CASE("a cache directory where the source cannot be written", "[jit][errors]") {
+  testing::temporary_cache cache("jit-unwritable");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  jit_compile(kernel3_2(), options);
+  std::filesystem::path library = cached_library(cache.dir);
+  std::filesystem::path source = library;
+  source.replace_extension(".cpp");
+  std::filesystem::remove(library);
+  std::filesystem::remove(source);
+  // A directory where the staged source file should go makes writing it fail.
+  std::filesystem::path staged = source.string() + ".tmp" + std::to_string(::getpid());
+  std::filesystem::create_directory(staged);
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write " + staged.string());
+}
