@@ -49,6 +49,18 @@ private:
   std::optional<std::string> old_;
 };
 
+std::filesystem::path cached_library(const std::filesystem::path& dir) {
+  for (const auto& file : files_in(dir))
+    if (file.extension() == ".so") return file;
+  return {};
+}
+
+jit_options options_in(const testing::temporary_cache& cache) {
+  jit_options options;
+  options.cache_dir = cache.dir;
+  return options;
+}
+
 std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -58,8 +70,7 @@ std::string read_file(const std::filesystem::path& file) {
 
 TEST_CASE("run-time compilation caches by content hash", "[jit]") {
   testing::temporary_cache cache("jit-cache");
-  jit_options options;
-  options.cache_dir = cache.dir;
+  jit_options options = options_in(cache);
   design_model model = kernel3_2();
   compiled_model first = jit_compile(model, options);
   auto files = files_in(cache.dir);
@@ -91,8 +102,7 @@ TEST_CASE("emitted source is deterministic and matches the checked-in copy", "[j
 
 TEST_CASE("a missing compiler is a clear error and the evaluator falls back to the interpreter", "[jit][errors]") {
   testing::temporary_cache cache("jit-missing");
-  jit_options options;
-  options.cache_dir = cache.dir;
+  jit_options options = options_in(cache);
   options.compiler = "sadsl-no-such-compiler";
   CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "C++ compiler \"sadsl-no-such-compiler\" not found");
   {
@@ -112,8 +122,7 @@ TEST_CASE("a missing compiler is a clear error and the evaluator falls back to t
 
 TEST_CASE("a failing compiler, a broken cache entry and an unusable cache directory", "[jit][errors]") {
   testing::temporary_cache cache("jit-broken");
-  jit_options options;
-  options.cache_dir = cache.dir;
+  jit_options options = options_in(cache);
   options.compiler = "false";
   std::string compiler = find_cxx_compiler(options);
   CHECK_THROWS_WITH(jit_compile(kernel3_2(), options),
@@ -121,9 +130,7 @@ TEST_CASE("a failing compiler, a broken cache entry and an unusable cache direct
 
   options.compiler.clear();
   jit_compile(kernel3_2(), options);
-  std::filesystem::path library;
-  for (const auto& file : files_in(cache.dir))
-    if (file.extension() == ".so") library = file;
+  std::filesystem::path library = cached_library(cache.dir);
   std::ofstream(library, std::ios::trunc) << std::string(100, 'x');
   CHECK_THROWS_WITH(jit_compile(kernel3_2(), options),
                     "cannot load compiled model \"kernel3_2\": " + library.string() + ": invalid ELF header");
@@ -142,18 +149,11 @@ void plant_library(const std::filesystem::path& library, const std::string& sour
   REQUIRE(std::system(command.c_str()) == 0);
 }
 
-std::filesystem::path cached_library(const std::filesystem::path& dir) {
-  for (const auto& file : files_in(dir))
-    if (file.extension() == ".so") return file;
-  return {};
-}
-
 }  // namespace
 
 TEST_CASE("a cached library without the model's entry point or with another ABI version", "[jit][errors]") {
   testing::temporary_cache cache("jit-planted");
-  jit_options options;
-  options.cache_dir = cache.dir;
+  jit_options options = options_in(cache);
   design_model model = kernel3_2();
   jit_compile(model, options);
   std::filesystem::path library = cached_library(cache.dir);
@@ -168,8 +168,7 @@ TEST_CASE("a cached library without the model's entry point or with another ABI 
 
 TEST_CASE("a cache directory where the source cannot be written", "[jit][errors]") {
   testing::temporary_cache cache("jit-unwritable");
-  jit_options options;
-  options.cache_dir = cache.dir;
+  jit_options options = options_in(cache);
   jit_compile(kernel3_2(), options);
   std::filesystem::path library = cached_library(cache.dir);
   std::filesystem::path source = library;
