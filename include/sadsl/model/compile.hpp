@@ -1,0 +1,94 @@
+#pragma once
+// The model IR as C++: emission of straight-line source (one function computing every metric of
+// one point, plus a batch loop), compilation at run time (system compiler + dlopen, cached by
+// content hash) and models compiled ahead of time by the CMake helper sadsl_add_model().
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sadsl/model/design_model.hpp"
+
+namespace sadsl::model {
+
+/// Evaluates one point in place: inferred parameters are written back into `point`; `out` is a
+/// metrics*, `limits` a const device_limits* (void* because generated code is self-contained).
+using point_function = void (*)(double* point, void* out, const void* limits);
+/// Evaluates `count` points stored row by row, parameter_count values each.
+using batch_function = void (*)(std::size_t count, double* points, void* out, const void* limits);
+
+/// What generated code exports (extern "C" sadsl_model_<hash>_abi()). Bump the version when the
+/// layout of this struct, of metrics or of device_limits changes.
+struct compiled_abi {
+  static constexpr unsigned current_version = 1;
+  unsigned version;
+  unsigned parameter_count;
+  const char* model_name;
+  const char* model_hash;  ///< model_hash() of the model it was generated from
+  point_function evaluate_point;
+  batch_function evaluate_batch;
+};
+
+struct emit_options {
+  /// Add a static initializer that registers the model with the ahead-of-time registry.
+  bool register_ahead_of_time = false;
+};
+
+/// C++ source for `model`: deterministic (same model, byte-identical text), self-contained
+/// (includes only the standard library). Throws sadsl::error if an inferred parameter depends on
+/// a parameter after it.
+std::string emit_cpp(const design_model& model, const emit_options& options = {});
+
+/// A 16-hex-digit hash of the model's generated evaluation code; identifies compiled code.
+std::string model_hash(const design_model& model);
+
+/// A model compiled to machine code, ahead of time or at run time. Keeps the shared library
+/// loaded while any copy lives.
+class compiled_model {
+public:
+  compiled_model(const compiled_abi* abi, std::shared_ptr<void> library);
+  const compiled_abi& abi() const { return *abi_; }
+  /// One point, in place (see point_function). The call is a plain indirect call: no allocation.
+  void evaluate(double* point, metrics* out, const device_limits* limits) const {
+    abi_->evaluate_point(point, out, limits);
+  }
+  void evaluate_batch(std::size_t count, double* points, metrics* out, const device_limits* limits) const {
+    abi_->evaluate_batch(count, points, out, limits);
+  }
+  bool is_ahead_of_time() const { return library_ == nullptr; }
+
+private:
+  const compiled_abi* abi_;
+  std::shared_ptr<void> library_;
+};
+
+struct jit_options {
+  /// Where sources and shared libraries are cached. Empty: $SADSL_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/sadsl, else $HOME/.cache/sadsl, else <temp>/sadsl-cache.
+  std::filesystem::path cache_dir;
+  /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
+  std::string compiler;
+  std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
+};
+
+/// The cache directory `options` selects (created if missing).
+std::filesystem::path jit_cache_dir(const jit_options& options);
+
+/// Finds the compiler `options` selects; throws sadsl::error("no C++ compiler found ...").
+std::string find_cxx_compiler(const jit_options& options);
+
+/// Compiles `model` at run time (or loads it from the cache). Throws sadsl::error when no
+/// compiler is found or compilation fails (the message quotes the compiler's output).
+compiled_model jit_compile(const design_model& model, const jit_options& options = {});
+
+/// The model compiled ahead of time (sadsl_add_model) whose hash is `hash`, or nullptr.
+const compiled_abi* find_ahead_of_time(const std::string& hash);
+
+/// All models compiled ahead of time into this program, in registration order.
+std::vector<const compiled_abi*> ahead_of_time_models();
+
+}  // namespace sadsl::model
+
+/// Called by the static initializers of generated sources (sadsl_add_model).
+extern "C" int sadsl_register_ahead_of_time_model(const void* abi);

@@ -1,0 +1,22 @@
+#pragma once
+// Options shared by commands that evaluate or search a model: --size, --point, --device.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "command.hpp"
+#include "sadsl/model/design_model.hpp"
+
+namespace sadsl::cli {
+
+/// "i=1024,j=1024" -> {{"i", 1024}, {"j", 1024}}; errors name the command and option.
+std::vector<std::pair<std::string, double>> parse_assignments(const arguments& args, const std::string& option,
+                                                              const std::string& text);
+
+/// --device: a built-in name (u250, vu9p) or an Odyssey constraint JSON file; default u250.
+model::device_limits device_from(const arguments& args);
+
+/// A point of `model` from --size and --point; every parameter that is not inferred needs a value.
+std::vector<double> point_from(const arguments& args, const model::design_model& model);
+
+}  // namespace sadsl::cli

@@ -1,0 +1,123 @@
+// The evaluation function of a model: straight-line code, each distinct subexpression computed
+// once into a local, in first-use order (deterministic).
+#include <map>
+#include <unordered_map>
+
+#include "emit_dialect.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::model::emit {
+namespace {
+
+std::string numbered(char prefix, std::size_t n) {
+  std::string name(1, prefix);
+  name += std::to_string(n);
+  return name;
+}
+
+std::string comment_text(const std::string& text) {
+  std::string out;
+  for (char c : text) out += (c == '\n' || c == '\r') ? ' ' : c;
+  return out;
+}
+
+class linearizer {
+public:
+  explicit linearizer(const dialect& form) : form_(form) {}
+
+  std::string operand(const expr& e) {
+    if (e.kind() == op::constant) return form_.constant(e.constant_value());
+    if (e.kind() == op::parameter) return numbered('p', e.parameter_index());
+    if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return found->second;
+    for (const auto& [other, name] : by_hash_[e.hash()])
+      if (other.same_as(e)) return by_identity_[e.identity()] = name;
+    std::string a = operand(e.lhs());
+    std::string b = is_binary(e.kind()) ? operand(e.rhs()) : "";
+    std::string name = numbered('t', next_++);
+    line("const " + form_.value_type() + " " + name + " = " + form_.operation(e.kind(), a, b) + ";");
+    by_hash_[e.hash()].emplace_back(e, name);
+    return by_identity_[e.identity()] = name;
+  }
+
+  void line(const std::string& text) { code_ += "  " + text + "\n"; }
+  void require(const std::string& mask, const std::string& why) {
+    line("legal = " + form_.both("legal", mask) + ";  // " + comment_text(why));
+  }
+  const dialect& form() const { return form_; }
+  const std::string& code() const { return code_; }
+
+private:
+  const dialect& form_;
+  std::unordered_map<const void*, std::string> by_identity_;
+  std::unordered_map<std::size_t, std::vector<std::pair<expr, std::string>>> by_hash_;
+  std::string code_;
+  std::size_t next_ = 0;
+};
+
+long highest_parameter(const expr& e) {
+  if (e.kind() == op::constant) return -1;
+  if (e.kind() == op::parameter) return static_cast<long>(e.parameter_index());
+  long a = highest_parameter(e.lhs());
+  return is_binary(e.kind()) ? std::max(a, highest_parameter(e.rhs())) : a;
+}
+
+// Inferred parameter = upper bound when 1 <= lower <= upper and lower | upper (see inference).
+void emit_inference(linearizer& out, const design_model& model) {
+  for (std::size_t i = 0; i < model.params.size(); ++i) {
+    const auto& inferred = model.params[i].inferred;
+    if (!inferred) continue;
+    long self = static_cast<long>(i);
+    if (highest_parameter(inferred->lower) >= self || highest_parameter(inferred->upper) >= self)
+      throw error("model \"" + model.name + "\": inferred parameter \"" + model.params[i].name +
+                  "\" depends on itself or on a parameter after it");
+    const dialect& f = out.form();
+    std::string lower = out.operand(inferred->lower);
+    std::string upper = out.operand(inferred->upper);
+    std::string found = f.both(f.both(f.holds(constraint::kind::at_least, lower, f.constant(1)),
+                                      f.holds(constraint::kind::at_least, upper, lower)),
+                               f.holds(constraint::kind::divides, lower, upper));
+    out.require(found, "infer " + model.params[i].name + ": largest multiple of the lower bound dividing the upper");
+    std::string p = numbered('p', i);
+    out.line(p + " = " + upper + ";");
+    out.line(f.store_parameter(i, p));
+  }
+}
+
+void emit_metrics(linearizer& out, const design_model& model) {
+  const dialect& f = out.form();
+  metric_expressions m = metrics_of(model);
+  std::pair<const char*, const expr*> fields[] = {
+      {"latency_prologue", &m.latency_prologue}, {"latency_main", &m.latency_main},
+      {"latency_epilogue", &m.latency_epilogue}, {"latency", &m.latency}, {"dsp", &m.dsp},
+      {"bram18k", &m.bram18k}, {"uram", &m.uram}, {"lut", &m.lut}, {"offchip_bytes", &m.offchip_bytes}};
+  std::map<std::string, std::string> value;
+  for (auto [field, e] : fields) {
+    value[field] = out.operand(*e);
+    out.line(f.store_metric(field, value[field]));
+  }
+  out.line(f.store_metric("legal", f.one_if("legal")));
+  std::string fits = f.both(f.both(f.holds(constraint::kind::at_most, value["dsp"], f.limit("dsp")),
+                                   f.holds(constraint::kind::at_most, value["bram18k"], f.limit("bram18k"))),
+                            f.holds(constraint::kind::at_most, value["uram"], f.limit("uram")));
+  out.line(f.store_metric("feasible", f.one_if(f.both("legal", fits))));
+}
+
+}  // namespace
+
+std::string evaluation_function(const design_model& model, const dialect& form) {
+  linearizer out(form);
+  for (std::size_t i = 0; i < model.params.size(); ++i)
+    out.line("[[maybe_unused]] " + form.value_type() + " " + numbered('p', i) + " = " + form.load_parameter(i) +
+             ";  // " + comment_text(model.params[i].name));
+  out.line(form.mask_type() + " legal = " + form.all_true() + ";");
+  emit_inference(out, model);
+  for (const constraint& c : model.constraints) {
+    std::string lhs = out.operand(c.lhs);
+    std::string rhs = c.relation == constraint::kind::power_of_two ? "" : out.operand(c.rhs);
+    out.require(form.holds(c.relation, lhs, rhs), c.description);
+  }
+  emit_metrics(out, model);
+  return form.signature() + " {\n" + out.code() + "}\n";
+}
+
+}  // namespace sadsl::model::emit

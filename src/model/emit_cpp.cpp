@@ -1,0 +1,144 @@
+// Assembly of a model's C++ source: helpers, the scalar and AVX2 evaluation functions, the
+// exported point and batch entry points and the ABI table.
+#include <string>
+
+#include "emit_dialect.hpp"
+#include "hash.hpp"
+#include "sadsl/model/compile.hpp"
+
+namespace sadsl::model {
+namespace {
+
+const char* const prelude = R"(#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SADSL_HAVE_AVX2_PATH 1
+#include <immintrin.h>
+#endif
+
+namespace {
+
+// The fields of sadsl::model::metrics (11 doubles, in this order) and of device_limits (ABI 1).
+enum sadsl_metric {
+  sadsl_latency, sadsl_latency_prologue, sadsl_latency_main, sadsl_latency_epilogue, sadsl_dsp,
+  sadsl_bram18k, sadsl_uram, sadsl_lut, sadsl_offchip_bytes, sadsl_legal, sadsl_feasible, sadsl_metric_count
+};
+struct sadsl_limits {
+  double dsp, bram18k, uram;
+};
+
+// Odyssey's power-of-two test (log2 is an integer): positive, finite, zero mantissa bits.
+inline bool sadsl_power_of_two(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (x > 0) & (x <= std::numeric_limits<double>::max()) & ((bits & 0xFFFFFFFFFFFFFull) == 0);
+}
+
+// b divides a (exact for integers below 2^53).
+inline bool sadsl_divides(double b, double a) {
+  const double q = a / b;
+  return (b != 0) & (q == std::floor(q));
+}
+
+#ifdef SADSL_HAVE_AVX2_PATH
+__attribute__((target("avx2"))) inline __m256d sadsl_power_of_two_avx2(__m256d x) {
+  const __m256i mantissa = _mm256_and_si256(_mm256_castpd_si256(x), _mm256_set1_epi64x(0xFFFFFFFFFFFFFll));
+  const __m256d zero_mantissa = _mm256_castsi256_pd(_mm256_cmpeq_epi64(mantissa, _mm256_setzero_si256()));
+  const __m256d positive = _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GT_OQ);
+  const __m256d finite = _mm256_cmp_pd(x, _mm256_set1_pd(std::numeric_limits<double>::max()), _CMP_LE_OQ);
+  return _mm256_and_pd(_mm256_and_pd(positive, finite), zero_mantissa);
+}
+
+__attribute__((target("avx2"))) inline __m256d sadsl_divides_avx2(__m256d b, __m256d a) {
+  const __m256d q = _mm256_div_pd(a, b);
+  const __m256d whole = _mm256_cmp_pd(q, _mm256_round_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), _CMP_EQ_OQ);
+  return _mm256_and_pd(_mm256_cmp_pd(b, _mm256_setzero_pd(), _CMP_NEQ_UQ), whole);
+}
+#endif
+
+)";
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
+}
+
+std::string evaluation_code(const design_model& model) {
+  return emit::evaluation_function(model, emit::scalar_dialect()) + "\n#ifdef SADSL_HAVE_AVX2_PATH\n" +
+         emit::evaluation_function(model, emit::avx2_dialect()) + "#endif\n";
+}
+
+// With AVX2 (checked once at run time) points go four at a time through sadsl_evaluate_avx2,
+// transposed into lanes; the rest, or everything without AVX2, through the scalar function.
+std::string batch_code(const std::string& symbol, std::size_t parameters) {
+  std::string n = std::to_string(parameters);
+  return "#ifdef SADSL_HAVE_AVX2_PATH\n"
+         "__attribute__((target(\"avx2\"))) static std::size_t " + symbol + "_batch_avx2(std::size_t count, double* points,\n"
+         "    double* metrics, const sadsl_limits* limits) {\n"
+         "  constexpr std::size_t width = " + n + ";\n"
+         "  std::size_t start = 0;\n"
+         "  for (; start + 4 <= count; start += 4) {\n"
+         "    double in[width * 4], out[sadsl_metric_count * 4];\n"
+         "    for (std::size_t l = 0; l < 4; ++l)\n"
+         "      for (std::size_t k = 0; k < width; ++k) in[4 * k + l] = points[(start + l) * width + k];\n"
+         "    sadsl_evaluate_avx2(in, out, limits);\n"
+         "    for (std::size_t l = 0; l < 4; ++l) {\n"
+         "      for (std::size_t k = 0; k < width; ++k) points[(start + l) * width + k] = in[4 * k + l];\n"
+         "      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[4 * k + l];\n"
+         "    }\n"
+         "  }\n"
+         "  return start;\n"
+         "}\n"
+         "#endif\n\n"
+         "static void " + symbol + "_batch(std::size_t count, double* points, void* out, const void* limits) {\n"
+         "  constexpr std::size_t width = " + n + ";\n"
+         "  double* metrics = static_cast<double*>(out);\n"
+         "  const sadsl_limits* device = static_cast<const sadsl_limits*>(limits);\n"
+         "  std::size_t start = 0;\n"
+         "#ifdef SADSL_HAVE_AVX2_PATH\n"
+         "  static const bool has_avx2 = __builtin_cpu_supports(\"avx2\");\n"
+         "  if (has_avx2) start = " + symbol + "_batch_avx2(count, points, metrics, device);\n"
+         "#endif\n"
+         "  for (; start < count; ++start) sadsl_evaluate(points + start * width, metrics + start * sadsl_metric_count, device);\n"
+         "}\n\n";
+}
+
+std::string exports(const design_model& model, const std::string& hash) {
+  std::string symbol = "sadsl_model_" + hash;
+  return "\n}  // namespace\n\nextern \"C\" {\n\n"
+         "static void " + symbol + "_point(double* point, void* out, const void* limits) {\n"
+         "  sadsl_evaluate(point, static_cast<double*>(out), static_cast<const sadsl_limits*>(limits));\n}\n\n" +
+         batch_code(symbol, model.params.size()) +
+         "struct " + symbol + "_abi_t {\n  unsigned version, parameter_count;\n  const char* model_name;\n"
+         "  const char* model_hash;\n  void (*point)(double*, void*, const void*);\n"
+         "  void (*batch)(std::size_t, double*, void*, const void*);\n};\n\n"
+         "const void* " + symbol + "_abi() {\n"
+         "  static const " + symbol + "_abi_t abi = {1, " + std::to_string(model.params.size()) + ", \"" +
+         escaped(model.name) + "\", \"" + hash + "\", " + symbol + "_point, " + symbol +
+         "_batch};\n  return &abi;\n}\n\n}  // extern \"C\"\n";
+}
+
+}  // namespace
+
+std::string model_hash(const design_model& model) { return content_hash(evaluation_code(model)); }
+
+std::string emit_cpp(const design_model& model, const emit_options& options) {
+  std::string code = evaluation_code(model);
+  std::string hash = content_hash(code);
+  std::string source = "// Generated by sadsl from model \"" + escaped(model.name) + "\" (hash " + hash +
+                       "). Do not edit.\n" + prelude + code + exports(model, hash);
+  if (options.register_ahead_of_time)
+    source += "\nextern \"C\" int sadsl_register_ahead_of_time_model(const void* abi);\n"
+              "[[maybe_unused]] static const int sadsl_registered_" + hash +
+              " = sadsl_register_ahead_of_time_model(sadsl_model_" + hash + "_abi());\n";
+  return source;
+}
+
+}  // namespace sadsl::model

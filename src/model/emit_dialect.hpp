@@ -1,0 +1,38 @@
+#pragma once
+// Internal: the two forms in which a model's evaluation is written as C++: scalar (one point, any
+// platform) and AVX2 (four points per instruction, x86-64, selected at load time). Both use the
+// same IEEE operations in the same order, so their results are bit-identical.
+#include <string>
+
+#include "sadsl/model/design_model.hpp"
+
+namespace sadsl::model::emit {
+
+class dialect {
+public:
+  virtual ~dialect() = default;
+  virtual std::string constant(double value) const = 0;
+  virtual std::string operation(op kind, const std::string& a, const std::string& b) const = 0;
+  virtual std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const = 0;
+  virtual std::string both(const std::string& a, const std::string& b) const = 0;  ///< mask and mask
+  virtual std::string one_if(const std::string& mask) const = 0;                   ///< 1.0 or 0.0
+  virtual std::string value_type() const = 0;
+  virtual std::string mask_type() const = 0;
+  virtual std::string all_true() const = 0;
+  virtual std::string load_parameter(std::size_t index) const = 0;
+  virtual std::string store_parameter(std::size_t index, const std::string& value) const = 0;
+  virtual std::string store_metric(const std::string& field, const std::string& value) const = 0;
+  virtual std::string limit(const std::string& field) const = 0;  ///< limits->field as a value
+  virtual std::string signature() const = 0;                        ///< the function head
+};
+
+const dialect& scalar_dialect();
+const dialect& avx2_dialect();
+
+/// The evaluation function of `model` in `form`.
+std::string evaluation_function(const design_model& model, const dialect& form);
+
+/// Shortest round-trip decimal text of a double (with ".0" when integral).
+std::string decimal(double value);
+
+}  // namespace sadsl::model::emit

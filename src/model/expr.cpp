@@ -1,0 +1,238 @@
+#include "sadsl/model/expr.hpp"
+
+#include <bit>
+#include <cmath>
+#include <functional>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::model {
+
+struct expr::node {
+  op kind = op::constant;
+  double constant = 0;
+  std::size_t parameter = 0;
+  std::string name;
+  std::vector<expr> operands;  // one for ceil/floor, two for binary operations
+  bool integral = true;
+  std::size_t hash = 0;
+};
+
+namespace {
+
+std::size_t combine(std::size_t seed, std::size_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+bool is_whole(double v) { return std::isfinite(v) && v == std::floor(v); }
+
+// The same arithmetic is used for constant folding and for interpretation, so folding a constant
+// never changes a result.
+double apply(op kind, double a, double b) {
+  switch (kind) {
+    case op::add: return a + b;
+    case op::sub: return a - b;
+    case op::mul: return a * b;
+    case op::div: return a / b;
+    case op::floor_div: return std::floor(a / b);
+    case op::ceil_div: return std::ceil(a / b);
+    case op::min: return b < a ? b : a;  // Python's min keeps the first of equal values
+    case op::max: return b > a ? b : a;
+    case op::ceil: return std::ceil(a);
+    case op::floor: return std::floor(a);
+    case op::constant:
+    case op::parameter: break;
+  }
+  SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node");
+}
+
+bool integral_result(op kind, bool a_integral, bool b_integral) {
+  switch (kind) {
+    case op::add: case op::sub: case op::mul: case op::min: case op::max:
+      return a_integral && b_integral;
+    case op::div: return false;
+    case op::floor_div: case op::ceil_div: case op::ceil: case op::floor: return true;
+    case op::constant: case op::parameter: break;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_binary(op kind) {
+  return kind != op::constant && kind != op::parameter && kind != op::ceil && kind != op::floor;
+}
+
+expr::expr() : expr(0.0) {}
+
+expr::expr(double constant) {
+  auto n = std::make_shared<node>();
+  n->kind = op::constant;
+  n->constant = constant;
+  n->integral = is_whole(constant);
+  n->hash = combine(std::hash<std::uint64_t>()(std::bit_cast<std::uint64_t>(constant)), 1);
+  node_ = std::move(n);
+}
+
+expr expr::parameter(std::size_t index, std::string name) {
+  auto n = std::make_shared<node>();
+  n->kind = op::parameter;
+  n->parameter = index;
+  n->name = std::move(name);
+  n->hash = combine(index, 2);
+  return expr(std::shared_ptr<const node>(std::move(n)));
+}
+
+op expr::kind() const { return node_->kind; }
+double expr::constant_value() const {
+  SADSL_INTERNAL_ASSERT(kind() == op::constant, "not a constant");
+  return node_->constant;
+}
+std::size_t expr::parameter_index() const {
+  SADSL_INTERNAL_ASSERT(kind() == op::parameter, "not a parameter");
+  return node_->parameter;
+}
+const std::string& expr::parameter_name() const { return node_->name; }
+const expr& expr::lhs() const {
+  SADSL_INTERNAL_ASSERT(!node_->operands.empty(), "node has no operand");
+  return node_->operands[0];
+}
+const expr& expr::rhs() const {
+  SADSL_INTERNAL_ASSERT(node_->operands.size() == 2, "node has no second operand");
+  return node_->operands[1];
+}
+bool expr::is_constant(double value) const { return is_constant() && node_->constant == value; }
+bool expr::is_integral() const { return node_->integral; }
+std::size_t expr::hash() const { return node_->hash; }
+
+bool expr::same_as(const expr& other) const {
+  if (node_ == other.node_) return true;
+  const node& x = *node_;
+  const node& y = *other.node_;
+  if (x.hash != y.hash || x.kind != y.kind) return false;
+  switch (x.kind) {
+    case op::constant: return std::bit_cast<std::uint64_t>(x.constant) == std::bit_cast<std::uint64_t>(y.constant);
+    case op::parameter: return x.parameter == y.parameter;
+    default: break;
+  }
+  if (!lhs().same_as(other.lhs())) return false;
+  return !is_binary(x.kind) || rhs().same_as(other.rhs());
+}
+
+// Builds a node without simplification.
+expr make_node(op kind, expr a, expr b) {
+  auto n = std::make_shared<expr::node>();
+  n->kind = kind;
+  n->integral = integral_result(kind, a.is_integral(), b.is_integral());
+  n->hash = combine(combine(static_cast<std::size_t>(kind) + 16, a.hash()), is_binary(kind) ? b.hash() : 0);
+  n->operands.push_back(std::move(a));
+  if (is_binary(kind)) n->operands.push_back(std::move(b));
+  return expr(std::shared_ptr<const expr::node>(std::move(n)));
+}
+
+namespace {
+
+// Simplifications that are exact in IEEE arithmetic for all finite operands.
+expr simplify_binary(op kind, const expr& a, const expr& b) {
+  if (a.is_constant() && b.is_constant()) return expr(apply(kind, a.constant_value(), b.constant_value()));
+  switch (kind) {
+    case op::add:
+      if (b.is_constant(0)) return a;
+      if (a.is_constant(0)) return b;
+      break;
+    case op::sub:
+      if (b.is_constant(0)) return a;
+      break;
+    case op::mul:
+      if (b.is_constant(1)) return a;
+      if (a.is_constant(1)) return b;
+      break;
+    case op::div:
+      if (b.is_constant(1)) return a;
+      break;
+    case op::floor_div:
+    case op::ceil_div:
+      if (b.is_constant(1) && a.is_integral()) return a;
+      break;
+    case op::min:
+    case op::max:
+      if (a.same_as(b)) return a;
+      break;
+    default: break;
+  }
+  return make_node(kind, a, b);
+}
+
+expr simplify_unary(op kind, const expr& a) {
+  if (a.is_constant()) return expr(apply(kind, a.constant_value(), 0));
+  if (a.is_integral()) return a;
+  return make_node(kind, a, expr());
+}
+
+}  // namespace
+
+expr operator+(const expr& a, const expr& b) { return simplify_binary(op::add, a, b); }
+expr operator-(const expr& a, const expr& b) { return simplify_binary(op::sub, a, b); }
+expr operator*(const expr& a, const expr& b) { return simplify_binary(op::mul, a, b); }
+expr operator/(const expr& a, const expr& b) { return simplify_binary(op::div, a, b); }
+expr floor_div(const expr& a, const expr& b) { return simplify_binary(op::floor_div, a, b); }
+expr ceil_div(const expr& a, const expr& b) { return simplify_binary(op::ceil_div, a, b); }
+expr min(const expr& a, const expr& b) { return simplify_binary(op::min, a, b); }
+expr max(const expr& a, const expr& b) { return simplify_binary(op::max, a, b); }
+expr ceil(const expr& a) { return simplify_unary(op::ceil, a); }
+expr floor(const expr& a) { return simplify_unary(op::floor, a); }
+
+double evaluate(const expr& e, std::span<const double> params) {
+  switch (e.kind()) {
+    case op::constant: return e.constant_value();
+    case op::parameter: return params[e.parameter_index()];
+    case op::ceil:
+    case op::floor: return apply(e.kind(), evaluate(e.lhs(), params), 0);
+    default: return apply(e.kind(), evaluate(e.lhs(), params), evaluate(e.rhs(), params));
+  }
+}
+
+namespace {
+
+int precedence(op kind) {
+  switch (kind) {
+    case op::add: case op::sub: return 1;
+    case op::mul: case op::div: return 2;
+    default: return 3;  // leaves and function calls
+  }
+}
+
+std::string constant_text(double v) {
+  if (is_whole(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+}  // namespace
+
+std::string to_string(const expr& e) {
+  const char* function = nullptr;
+  switch (e.kind()) {
+    case op::constant: return constant_text(e.constant_value());
+    case op::parameter: return e.parameter_name();
+    case op::ceil: return "ceil(" + to_string(e.lhs()) + ")";
+    case op::floor: return "floor(" + to_string(e.lhs()) + ")";
+    case op::floor_div: function = "floor_div"; break;
+    case op::ceil_div: function = "ceil_div"; break;
+    case op::min: function = "min"; break;
+    case op::max: function = "max"; break;
+    default: break;
+  }
+  if (function) return std::string(function) + "(" + to_string(e.lhs()) + ", " + to_string(e.rhs()) + ")";
+  static constexpr const char* symbols[] = {"", "", " + ", " - ", " * ", " / "};
+  int mine = precedence(e.kind());
+  std::string left = to_string(e.lhs());
+  std::string right = to_string(e.rhs());
+  if (precedence(e.lhs().kind()) < mine) left = "(" + left + ")";
+  // Left-associative: a right operand of equal precedence needs parentheses.
+  if (precedence(e.rhs().kind()) <= mine) right = "(" + right + ")";
+  return left + symbols[static_cast<int>(e.kind())] + right;
+}
+
+}  // namespace sadsl::model

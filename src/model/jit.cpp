@@ -1,0 +1,147 @@
+// Run-time compilation of models: write the source, call the system compiler, dlopen; cached
+// by a hash of source, compiler and flags, so each model is compiled once per cache directory.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "hash.hpp"
+#include "sadsl/error.hpp"
+#include "sadsl/model/compile.hpp"
+
+extern char** environ;
+
+namespace sadsl::model {
+namespace {
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+bool is_executable(const std::filesystem::path& file) {
+  return ::access(file.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(file);
+}
+
+std::string search_path(const std::string& program) {
+  std::stringstream dirs(env("PATH"));
+  std::string dir;
+  while (std::getline(dirs, dir, ':'))
+    if (!dir.empty() && is_executable(std::filesystem::path(dir) / program)) return (std::filesystem::path(dir) / program).string();
+  return "";
+}
+
+// Runs the compiler without a shell (no quoting issues); its output goes to `log`.
+int run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string read_text(const std::filesystem::path& file, std::size_t limit) {
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.size() > limit ? text.substr(0, limit) + "..." : text;
+}
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out) throw error("cannot write " + file.string());
+}
+
+// A name unique to this process, so concurrent compilations never share temporary files.
+std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
+  return final_path.string() + ".tmp" + std::to_string(::getpid());
+}
+
+compiled_model load(const std::filesystem::path& library, const std::string& hash, const std::string& model_name) {
+  void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw error("cannot load compiled model \"" + model_name + "\": " + ::dlerror());
+  std::shared_ptr<void> owner(handle, [](void* h) { ::dlclose(h); });
+  using abi_entry = const void* (*)();
+  auto entry = reinterpret_cast<abi_entry>(::dlsym(handle, ("sadsl_model_" + hash + "_abi").c_str()));
+  if (!entry) throw error("compiled model \"" + model_name + "\" in " + library.string() + " lacks its entry point");
+  const auto* abi = static_cast<const compiled_abi*>(entry());
+  if (abi->version != compiled_abi::current_version)
+    throw error("compiled model \"" + model_name + "\" has ABI version " + std::to_string(abi->version));
+  return compiled_model(abi, std::move(owner));
+}
+
+}  // namespace
+
+std::filesystem::path jit_cache_dir(const jit_options& options) {
+  std::filesystem::path dir = options.cache_dir;
+  if (dir.empty() && !env("SADSL_CACHE_DIR").empty()) dir = env("SADSL_CACHE_DIR");
+  if (dir.empty() && !env("XDG_CACHE_HOME").empty()) dir = std::filesystem::path(env("XDG_CACHE_HOME")) / "sadsl";
+  if (dir.empty() && !env("HOME").empty()) dir = std::filesystem::path(env("HOME")) / ".cache" / "sadsl";
+  if (dir.empty()) dir = std::filesystem::temp_directory_path() / "sadsl-cache";
+  std::error_code ignored;
+  std::filesystem::create_directories(dir, ignored);
+  if (!std::filesystem::is_directory(dir)) throw error("cannot create the model cache directory " + dir.string());
+  return dir;
+}
+
+std::string find_cxx_compiler(const jit_options& options) {
+  std::string chosen = !options.compiler.empty() ? options.compiler : env("SADSL_CXX");
+  if (!chosen.empty()) {
+    std::string found = chosen.find('/') == std::string::npos ? search_path(chosen) : (is_executable(chosen) ? chosen : "");
+    if (found.empty()) throw error("C++ compiler \"" + chosen + "\" not found");
+    return found;
+  }
+  for (const char* candidate : {"c++", "g++", "clang++"})
+    if (std::string found = search_path(candidate); !found.empty()) return found;
+  throw error("no C++ compiler found (set SADSL_CXX or put c++, g++ or clang++ on PATH)");
+}
+
+compiled_model jit_compile(const design_model& model, const jit_options& options) {
+  std::string compiler = find_cxx_compiler(options);
+  std::string source = emit_cpp(model);
+  std::string hash = model_hash(model);
+  std::string configuration = compiler;
+  for (const std::string& flag : options.flags) configuration += " " + flag;
+  std::filesystem::path dir = jit_cache_dir(options);
+  std::string key = hash + "-" + content_hash(configuration + "\n" + source);
+  std::filesystem::path library = dir / (key + ".so");
+  if (!std::filesystem::exists(library)) {
+    std::filesystem::path source_file = dir / (key + ".cpp");
+    std::filesystem::path staged_source = temporary_name(source_file);
+    write_text(staged_source, source);
+    std::filesystem::rename(staged_source, source_file);
+    std::filesystem::path staged = temporary_name(library);
+    std::filesystem::path log = dir / (key + ".log" + std::to_string(::getpid()));
+    std::vector<std::string> argv{compiler};
+    argv.insert(argv.end(), options.flags.begin(), options.flags.end());
+    argv.insert(argv.end(), {"-o", staged.string(), source_file.string()});
+    int status = run_compiler(argv, log);
+    std::string output = read_text(log, 2000);
+    std::filesystem::remove(log);
+    if (status != 0) {
+      std::filesystem::remove(staged);
+      throw error("compiling model \"" + model.name + "\" with " + compiler + " failed (exit " + std::to_string(status) +
+                  "): " + output);
+    }
+    std::filesystem::rename(staged, library);  // atomic: readers see no or a whole library
+  }
+  return load(library, hash, model.name);
+}
+
+}  // namespace sadsl::model

@@ -1,0 +1,182 @@
+// Run-time compilation: caching by content hash, deterministic source, and what happens when the
+// compiler is missing or fails (a clear error; the evaluator falls back to the interpreter).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+
+#include "sadsl/error.hpp"
+#include "sadsl/model/evaluator.hpp"
+#include "sadsl/model/odyssey.hpp"
+#include "test_support.hpp"
+
+using namespace sadsl::model;
+
+namespace {
+
+design_model kernel3_2() { return import_odyssey_descriptor(testing::descriptor("gemm", "kernel3_2")); }
+
+std::vector<double> optimum_point(const design_model& model) {
+  std::vector<double> point(model.params.size());
+  for (auto [name, value] : {std::pair{"i", 1024}, {"j", 1024}, {"k", 1024}, {"i_t1", 129}, {"j_t1", 205},
+                             {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}})
+    point[model.parameter_index(name)] = value;
+  return point;
+}
+
+std::vector<std::filesystem::path> files_in(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Sets an environment variable for the lifetime of the object.
+class scoped_environment {
+public:
+  scoped_environment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~scoped_environment() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+std::filesystem::path cached_library(const std::filesystem::path& dir) {
+  for (const auto& file : files_in(dir))
+    if (file.extension() == ".so") return file;
+  return {};
+}
+
+jit_options options_in(const testing::temporary_cache& cache) {
+  jit_options options;
+  options.cache_dir = cache.dir;
+  return options;
+}
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("run-time compilation caches by content hash", "[jit]") {
+  testing::temporary_cache cache("jit-cache");
+  jit_options options = options_in(cache);
+  design_model model = kernel3_2();
+  compiled_model first = jit_compile(model, options);
+  auto files = files_in(cache.dir);
+  REQUIRE(files.size() == 2);  // <hash>-<key>.cpp and .so
+  CHECK(files[0].filename().string().starts_with(model_hash(model) + "-"));
+  CHECK(files[1].extension() == ".so");
+  auto built = std::filesystem::last_write_time(files[1]);
+  compiled_model second = jit_compile(kernel3_2(), options);  // loaded from the cache, not rebuilt
+  CHECK(files_in(cache.dir) == files);
+  CHECK(std::filesystem::last_write_time(files[1]) == built);
+  CHECK(std::string(second.abi().model_hash) == model_hash(model));
+  CHECK(second.abi().parameter_count == 13);
+
+  std::vector<double> point = optimum_point(model);
+  metrics m;
+  device_limits u250 = builtin_device_limits("u250");
+  second.evaluate(point.data(), &m, &u250);
+  CHECK(m.latency == 637832.25);
+  CHECK(point[model.parameter_index("p9")] == 16);
+}
+
+TEST_CASE("emitted source is deterministic and matches the checked-in copy", "[jit]") {
+  design_model model = import_odyssey_descriptor(testing::descriptor("gemm", "kernel3_2"), "gemm_kernel3_2");
+  std::string source = emit_cpp(model);
+  CHECK(source == emit_cpp(import_odyssey_descriptor(testing::descriptor("gemm", "kernel3_2"), "gemm_kernel3_2")));
+  CHECK(source == read_file(std::filesystem::path(SADSL_SOURCE_DIR) / "generated" / "model" / "gemm_kernel3_2.cpp"));
+  CHECK(model_hash(model) == model_hash(kernel3_2()));  // the name is not part of the code
+}
+
+TEST_CASE("a missing compiler is a clear error and the evaluator falls back to the interpreter", "[jit][errors]") {
+  testing::temporary_cache cache("jit-missing");
+  jit_options options = options_in(cache);
+  options.compiler = "sadsl-no-such-compiler";
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "C++ compiler \"sadsl-no-such-compiler\" not found");
+  {
+    scoped_environment no_override("SADSL_CXX", nullptr);
+    scoped_environment empty_path("PATH", "/nonexistent");
+    CHECK_THROWS_WITH(find_cxx_compiler({}), "no C++ compiler found (set SADSL_CXX or put c++, g++ or clang++ on PATH)");
+  }
+  evaluator_options fallback;
+  fallback.use_ahead_of_time = false;
+  fallback.jit = options;
+  evaluator ev(kernel3_2(), fallback);
+  CHECK(ev.active_backend() == backend::interpreter);
+  CHECK(ev.fallback_reason() == "C++ compiler \"sadsl-no-such-compiler\" not found");
+  std::vector<double> point = optimum_point(ev.model());
+  CHECK(ev.evaluate(point, builtin_device_limits("u250")).latency == 637832.25);
+}
+
+TEST_CASE("a failing compiler, a broken cache entry and an unusable cache directory", "[jit][errors]") {
+  testing::temporary_cache cache("jit-broken");
+  jit_options options = options_in(cache);
+  options.compiler = "false";
+  std::string compiler = find_cxx_compiler(options);
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options),
+                    "compiling model \"kernel3_2\" with " + compiler + " failed (exit 1): ");
+
+  options.compiler.clear();
+  jit_compile(kernel3_2(), options);
+  std::filesystem::path library = cached_library(cache.dir);
+  std::ofstream(library, std::ios::trunc) << std::string(100, 'x');
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options),
+                    "cannot load compiled model \"kernel3_2\": " + library.string() + ": invalid ELF header");
+
+  options.cache_dir = "/proc/sadsl-model-cache";
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot create the model cache directory /proc/sadsl-model-cache");
+}
+
+namespace {
+
+// Replaces the cached library of `model` by one compiled from `source` (to provoke load errors).
+void plant_library(const std::filesystem::path& library, const std::string& source) {
+  std::filesystem::path file = library.parent_path() / "planted.cpp";
+  std::ofstream(file) << source;
+  std::string command = find_cxx_compiler({}) + " -shared -fPIC -o " + library.string() + " " + file.string();
+  REQUIRE(std::system(command.c_str()) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a cached library without the model's entry point or with another ABI version", "[jit][errors]") {
+  testing::temporary_cache cache("jit-planted");
+  jit_options options = options_in(cache);
+  design_model model = kernel3_2();
+  jit_compile(model, options);
+  std::filesystem::path library = cached_library(cache.dir);
+  plant_library(library, "extern \"C\" int unrelated() { return 1; }\n");
+  CHECK_THROWS_WITH(jit_compile(model, options),
+                    "compiled model \"kernel3_2\" in " + library.string() + " lacks its entry point");
+  plant_library(library, "struct table { unsigned version, count; };\n"
+                         "extern \"C\" const void* sadsl_model_" + model_hash(model) + "_abi() {\n"
+                         "  static const table t = {99, 13};\n  return &t;\n}\n");
+  CHECK_THROWS_WITH(jit_compile(model, options), "compiled model \"kernel3_2\" has ABI version 99");
+}
+
+TEST_CASE("a cache directory where the source cannot be written", "[jit][errors]") {
+  testing::temporary_cache cache("jit-unwritable");
+  jit_options options = options_in(cache);
+  jit_compile(kernel3_2(), options);
+  std::filesystem::path library = cached_library(cache.dir);
+  std::filesystem::path source = library;
+  source.replace_extension(".cpp");
+  std::filesystem::remove(library);
+  std::filesystem::remove(source);
+  // A directory where the staged source file should go makes writing it fail.
+  std::filesystem::path staged = source.string() + ".tmp" + std::to_string(::getpid());
+  std::filesystem::create_directory(staged);
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write " + staged.string());
+}
