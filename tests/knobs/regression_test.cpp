@@ -56,6 +56,17 @@ TEST_CASE("1-D linear: variance grows away from the samples") {
   CHECK(at(r, -3).variance > at(r, -1).variance);
 }
 
+TEST_CASE("2-D linear, scattered samples: exact mean inside, growing variance outside") {
+  const std::vector<std::vector<double>> points{{0, 0}, {3, 1}, {1, 4}, {4, 4}, {2, 2}, {0.5, 2.5}, {3.5, 2.5}};
+  std::vector<double> values;
+  for (const auto& p : points) values.push_back(plane(p[0], p[1]));
+  const regression r(points, values, neighbourhood::k_nearest);
+  CHECK(at(r, 2, 3).mean == Approx(plane(2, 3)));
+  CHECK(at(r, 1.5, 1.5).mean == Approx(plane(1.5, 1.5)));
+  CHECK(at(r, 7, 7).variance > at(r, 5, 5).variance);
+  CHECK(at(r, 5, 5).variance > 0);
+}
+
 TEST_CASE("1-D curved: uncertainty is larger in wide gaps and in the middle of gaps") {
   const regression r = fit_1d({0, 1, 2, 3, 7, 8}, parabola);
   CHECK(at(r, 5).variance > at(r, 1.5).variance);  // gap of 4 versus gap of 1
@@ -65,14 +76,14 @@ TEST_CASE("1-D curved: uncertainty is larger in wide gaps and in the middle of g
   CHECK(at(r, 5).mean < (parabola(3) + parabola(7)) / 2);
 }
 
-TEST_CASE("2-D linear on a grid: exact gradients and means at cell centres") {
+TEST_CASE("2-D linear on a grid: exact gradients, exact means inside the grid") {
   const regression r = grid_2d(plane, 5);
   for (std::size_t i = 0; i < r.samples(); ++i) {
     CHECK(r.gradient(i)[0] == Approx(2));
     CHECK(r.gradient(i)[1] == Approx(-5));
   }
-  for (double x : {0.5, 1.5, 3.5})
-    for (double y : {0.5, 2.5}) {
+  for (double x : {0.5, 1.25, 2.9, 3.5})
+    for (double y : {0.1, 0.5, 2.7, 3.95}) {
       CHECK(at(r, x, y).mean == Approx(plane(x, y)));
       CHECK(at(r, x, y).variance == Approx(0).margin(1e-9));
     }

@@ -84,23 +84,45 @@ struct regression::impl {
     return a.completeOrthogonalDecomposition().solve(b);
   }
 
+  // The local linear average at `at`: the value at `at` of the plane fitted to the neighbours by
+  // least squares with inverse-distance weights, kept inside the neighbours' range of values so
+  // that, like a plain average, it never extrapolates (paper 004 section 5.1, Figure 4). It equals
+  // a linear function between its samples; with too few neighbours to fit a plane (fewer than
+  // dimensions + 1, or all in a line) it is the plain inverse-distance weighted average.
+  double local_average(const Eigen::VectorXd& at, const std::vector<neighbour>& near) const {
+    const auto rows = static_cast<Eigen::Index>(near.size());
+    Eigen::MatrixXd a(rows, points.cols() + 1);
+    Eigen::VectorXd b(rows);
+    double weights = 0, plain = 0, low = values(near.front().sample), high = low;
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      const neighbour& n = near[static_cast<std::size_t>(r)];
+      const double v = values(n.sample), root_weight = std::sqrt(1.0 / n.distance);
+      a(r, 0) = root_weight;
+      a.row(r).tail(points.cols()) = root_weight * (points.row(n.sample) - at.transpose());
+      b(r) = root_weight * v;
+      weights += 1.0 / n.distance, plain += v / n.distance;
+      low = std::min(low, v), high = std::max(high, v);
+    }
+    const auto fit = a.completeOrthogonalDecomposition();
+    if (fit.rank() < a.cols()) return plain / weights;
+    return std::clamp(Eigen::VectorXd(fit.solve(b))(0), low, high);
+  }
+
   normal predict(const Eigen::VectorXd& at) const {
     const std::vector<neighbour> near = neighbours(at, -1);
     SADSL_INTERNAL_ASSERT(!near.empty(), "regression without tested points");
     if (near.front().distance <= 0) return exactly(values(near.front().sample));
-    // Averaged value (weights 1/d) and one projection per neighbour (weights 1/d^2); the averaged
-    // value weighs as much as all projections together.
-    double average_weights = 0, average = 0, projection_weights = 0;
+    // The averaged value and one projection per neighbour (weights 1/d^2); the averaged value
+    // weighs as much as all projections together.
+    double projection_weights = 0;
     std::vector<std::pair<double, double>> weighted;  // (weight, value)
     for (const neighbour& n : near) {
-      average += values(n.sample) / n.distance;
-      average_weights += 1.0 / n.distance;
       const double w = 1.0 / (n.distance * n.distance);
       const double step = gradients.row(n.sample).dot(at - points.row(n.sample).transpose());
       weighted.emplace_back(w, values(n.sample) + step);
       projection_weights += w;
     }
-    weighted.emplace_back(projection_weights, average / average_weights);
+    weighted.emplace_back(projection_weights, local_average(at, near));
     double total = 0, mean = 0;
     for (const auto& [w, v] : weighted) total += w, mean += w * v;
     mean /= total;

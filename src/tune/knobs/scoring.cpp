@@ -134,6 +134,28 @@ std::optional<double> target_score(search_state& s) {
   return best + shift * spread;
 }
 
+// Constraint scaling: the exponent a such that the modelled picks' predicted success probabilities,
+// raised to a, average to their observed success rate (with a Laplace prior). a > 1 when the
+// predictions were too optimistic, a < 1 when too pessimistic; 1 until there are a few picks.
+double success_exponent(const search_state& s) {
+  const auto& record = s.success_record;
+  if (record.size() < 3) return 1.0;
+  double passed = 0;
+  for (const auto& r : record) passed += r.second;
+  const double rate = (passed + 1) / (static_cast<double>(record.size()) + 2);
+  auto predicted_rate = [&](double a) {
+    double sum = 0;
+    for (const auto& r : record) sum += std::exp(a * r.first);
+    return sum / static_cast<double>(record.size());
+  };
+  double lo = std::log(0.25), hi = std::log(16.0);  // bisection on log a; predicted_rate falls with a
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (lo + hi) / 2;
+    (predicted_rate(std::exp(mid)) > rate ? lo : hi) = mid;
+  }
+  return std::exp((lo + hi) / 2);
+}
+
 struct scorer {
   search_state& s;
   bool trivial;
@@ -141,6 +163,7 @@ struct scorer {
   std::optional<regression> trivial_quality;  // trivial failures: one regression of quality
   std::vector<std::optional<normal>> cutoffs;  // per proxy
   std::optional<double> target;
+  double success_scale = 1.0;
 
   explicit scorer(search_state& state) : s(state), trivial(state.options.strategy == method::trivial_failures) {
     target = target_score(s);
@@ -153,6 +176,7 @@ struct scorer {
     for (const bound_proxy& p : s.problem.proxies) features.push_back(&p.proxy);
     sensors = fit_sensors(s, features);
     for (const bound_proxy& p : s.problem.proxies) cutoffs.push_back(proxy_cutoff(s, p));
+    success_scale = success_exponent(s);
   }
 
   // Failed tests get the lowest passing quality seen so far (section 8's baseline).
@@ -166,24 +190,27 @@ struct scorer {
     trivial_quality = fit(s, column);
   }
 
-  double quality_probability(const std::vector<double>& at) const {
-    if (!target) return 1.0;  // nothing has passed: only feasibility matters
+  // log P(quality > target); 0 (certainty) while nothing has passed or quality cannot be predicted.
+  double log_quality_probability(const std::vector<double>& at) const {
+    if (!target) return 0;
     std::optional<normal> q = trivial ? std::optional<normal>(trivial_quality->predict(at)) : predict(s.problem.objective, sensors, at);
-    if (!q) return 1.0;
+    if (!q) return 0;
     if (!trivial && !s.problem.maximizing) q->mean = -q->mean;
-    return probability_above(*q, *target);
+    return log_probability_above(*q, *target);
   }
 
-  double success_probability(const std::vector<double>& at) const {
-    double p = 1.0;
+  // log of the minimum over constraints of P(constraint holds) (section 4: the optimistic minimum
+  // rather than the product, since resource constraints are strongly correlated).
+  double log_success_probability(const std::vector<double>& at) const {
+    double p = 0;
     if (trivial) return p;
     for (const bound_constraint& c : s.problem.constraints)
       if (auto v = predict(c.value, sensors, at))
-        p = std::min(p, c.at_most ? probability_below(*v, c.limit) : probability_above(*v, c.limit));
+        p = std::min(p, c.at_most ? log_probability_below(*v, c.limit) : log_probability_above(*v, c.limit));
     for (std::size_t i = 0; i < s.problem.proxies.size(); ++i)
       if (cutoffs[i])
-        if (auto v = predict(s.problem.proxies[i].proxy, sensors, at)) p = std::min(p, probability_below(*v, *cutoffs[i]));
-    return p;
+        if (auto v = predict(s.problem.proxies[i].proxy, sensors, at)) p = std::min(p, log_probability_below(*v, *cutoffs[i]));
+    return success_scale * p;
   }
 };
 
@@ -194,23 +221,33 @@ double distance_to_tests(const search_state& s, const std::vector<double>& at) {
 }
 }  // namespace
 
+// Candidates rank by their score (in logarithms, so that scores too small for a double still
+// order), then by their chance of success, then by distance from tested points: when predictions
+// are certain the score ties (at 0 or 1), and the most informative test is a feasible one in empty space.
+struct ranking {
+  double log_score = -std::numeric_limits<double>::infinity();
+  double log_success = -std::numeric_limits<double>::infinity();
+  double distance = -1;
+  bool operator>(const ranking& o) const {
+    if (log_score != o.log_score) return log_score > o.log_score;
+    if (log_success != o.log_success) return log_success > o.log_success;
+    return distance > o.distance;
+  }
+};
+
 std::optional<configuration> choose_modelled(search_state& s) {
   std::vector<configuration> candidates = untested_candidates(s, static_cast<std::size_t>(s.options.candidates));
   if (candidates.empty()) return std::nullopt;
   const scorer score(s);
   std::size_t best = 0;
-  double best_score = -1, best_distance = -1;
+  ranking best_rank;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const std::vector<double> at = candidates[i].coordinates();
-    const double value = score.quality_probability(at) * score.success_probability(at);
-    // Ties (typically all zero when predictions are certain) go to the candidate in emptier space.
-    const double distance = distance_to_tests(s, at);
-    if (value > best_score || (value == best_score && distance > best_distance)) {
-      best = i;
-      best_score = value;
-      best_distance = distance;
-    }
+    const double log_success = score.log_success_probability(at);
+    const ranking rank{score.log_quality_probability(at) + log_success, log_success, distance_to_tests(s, at)};
+    if (i == 0 || rank > best_rank) best = i, best_rank = rank;
   }
+  s.pending_log_success = best_rank.log_success;
   return std::move(candidates[best]);
 }
 

@@ -72,6 +72,8 @@ void record(search_state& s, configuration c, outcome o, double seconds) {
     const double best_score = best ? (b.maximizing ? *best->quality : -*best->quality) : 0;
     if (!best || *point.score > best_score) s.result.best = s.result.history.size();
   }
+  if (s.pending_log_success) s.success_record.emplace_back(*s.pending_log_success, o.passed);
+  s.pending_log_success.reset();
   s.tested.insert(c.settings());
   s.points.push_back(std::move(point));
   s.result.history.push_back({std::move(c), std::move(o), quality, seconds});
@@ -100,7 +102,7 @@ search_result search(const problem& p, const evaluator& evaluate, const search_o
   using clock = std::chrono::steady_clock;
   detail::check_options(options);
   const detail::bound_problem bound = detail::bind(p);
-  detail::search_state s{bound, options, rng(options.seed), {}, {}, {}};
+  detail::search_state s{bound, options, rng(options.seed), {}, {}, {}, {}, {}};
   const auto start = clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
   while (static_cast<int>(s.result.history.size()) < options.tests) {

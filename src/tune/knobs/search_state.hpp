@@ -46,6 +46,10 @@ struct search_state {
   search_result result;
   std::vector<tested_point> points;
   std::set<std::vector<std::uint32_t>> tested;
+  // Constraint scaling (paper 004 section 7): the predicted log P(success) of each modelled pick and
+  // whether it passed, to calibrate later predictions against the observed failure rate.
+  std::optional<double> pending_log_success;
+  std::vector<std::pair<double, bool>> success_record;
 };
 
 /// Up to `count` distinct untested configurations drawn uniformly (all of them if fewer remain).

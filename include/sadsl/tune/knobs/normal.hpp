@@ -27,4 +27,11 @@ double probability_below(const normal& x, const normal& limit);
 /// P(x > target).
 double probability_above(const normal& x, double target);
 
+/// The natural logarithms of the same probabilities, accurate far into the tails (where the
+/// probabilities themselves underflow to 0), so that candidates that are all very unlikely to
+/// succeed can still be ranked. -inf for an impossible event (zero variance).
+double log_probability_below(const normal& x, double limit);
+double log_probability_below(const normal& x, const normal& limit);
+double log_probability_above(const normal& x, double target);
+
 }  // namespace sadsl::knobs

@@ -1,12 +1,19 @@
 #pragma once
 // Probabilistic regression (paper 004 section 5): predicts a normal distribution for a sensor at an
 // untested point from tested points. For a candidate c and its neighbours n:
-//   interp(c)    = inverse-distance weighted average of the neighbours' values (never leaves their range)
+//   interp(c)    = local linear average: the inverse-distance weighted least-squares plane through
+//                  the neighbours, evaluated at c and kept inside the neighbours' range of values
+//                  (like a plain average it never extrapolates; unlike it, it is exact for linear
+//                  data between samples, also in several dimensions)
 //   extrap(c, n) = value(n) + derivative at n towards c * dist(c, n)
 //   prediction   = weighted mean and variance of {interp with weight sum w_n} u {extrap_n with w_n},
 //                  w_n = 1 / dist(c, n)^2 (the "gravitational" weights).
 // The derivative at a tested point is the gradient of a weighted least-squares plane through it and
-// its own neighbours (Eigen), exact for linear data. Distances are Manhattan on scaled coordinates.
+// its own neighbours (Eigen), exact for linear data. (Paper 004 estimates it by evaluating the
+// averaging model at a point epsilon beyond the neighbour; with inverse-distance weights that
+// limit does not depend on the direction, so we fit the slope instead.) Distances are Manhattan on
+// scaled coordinates. So linear data are predicted exactly with variance 0 inside the samples, and
+// the variance grows with the distance outside them, where the average and projections disagree.
 #include <memory>
 #include <span>
 #include <vector>
