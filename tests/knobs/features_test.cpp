@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sadsl/error.hpp"
+#include "sadsl/tune/knobs/cutoff.hpp"
 #include "sadsl/tune/knobs/feature.hpp"
 
 using namespace sadsl::knobs;
@@ -76,4 +77,22 @@ TEST_CASE("a feature reading an undeclared sensor is reported with its role") {
   CHECK_THROWS_WITH(bound_feature(f, {"cycles"}, "objective 'cycles + cylces'"),
                     "objective 'cycles + cylces' reads sensor 'cylces', which is not declared (declared sensors: cycles)");
   CHECK_THROWS_WITH(sensor(""), "a sensor name must not be empty");
+}
+
+TEST_CASE("proxy cutoffs follow the passed and failed values (paper 004 Figure 3)") {
+  CHECK_FALSE(failure_cutoff({1, 2, 3}, {}).has_value());
+  // No overlap: the lowest failed value, exactly.
+  const normal clean = *failure_cutoff({10, 20, 30}, {45, 40, 60});
+  CHECK(clean.mean == 40);
+  CHECK(clean.variance == 0);
+  // Overlap: the region runs from the lowest failure (25) to the lowest failure above the highest
+  // pass (40): values 25, 30, 35, 40 -> mean 32.5, variance 31.25.
+  const normal mixed = *failure_cutoff({10, 20, 30, 35}, {25, 40, 60});
+  CHECK(mixed.mean == Approx(32.5));
+  CHECK(mixed.variance == Approx(31.25));
+  // Every failure below some pass: up to the highest value seen.
+  const normal inverted = *failure_cutoff({10, 50}, {20, 30});
+  CHECK(inverted.mean == Approx((20 + 30 + 50) / 3.0));
+  // Failures without any pass: from the lowest failure, which is also the lowest above "no pass".
+  CHECK(failure_cutoff({}, {7, 9})->mean == 7);
 }

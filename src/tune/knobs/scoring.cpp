@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sadsl/tune/knobs/cutoff.hpp"
 #include "search_state.hpp"
 
 namespace sadsl::knobs::detail {
@@ -54,9 +55,8 @@ std::optional<normal> predict(const bound_feature& f, const models& m, const std
   return f.evaluate(sensors);
 }
 
-// The cutoff of a proxy constraint (section 4.1): from the lowest failed proxy value up to the
-// lowest failed value above the highest passed one; its mean and variance. Nothing if no test has
-// failed this way yet.
+// The cutoff of a proxy constraint from the tests so far: a test counts as passed if it passed or
+// got past this failure kind before failing otherwise; tests that failed in other ways say nothing.
 std::optional<normal> proxy_cutoff(const search_state& s, const bound_proxy& p) {
   std::vector<double> passed, failed;
   for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -67,27 +67,7 @@ std::optional<normal> proxy_cutoff(const search_state& s, const bound_proxy& p) 
     else if (o.passed || std::find(o.cleared.begin(), o.cleared.end(), p.failure_kind) != o.cleared.end())
       passed.push_back(v);
   }
-  if (failed.empty()) return std::nullopt;
-  const double lowest_failed = *std::min_element(failed.begin(), failed.end());
-  const double highest_passed = passed.empty() ? -std::numeric_limits<double>::infinity()
-                                               : *std::max_element(passed.begin(), passed.end());
-  double top = -std::numeric_limits<double>::infinity();  // lowest failed value above every pass
-  double any_top = lowest_failed;
-  for (double v : failed) {
-    if (v > highest_passed && (top == -std::numeric_limits<double>::infinity() || v < top)) top = v;
-    any_top = std::max(any_top, v);
-  }
-  for (double v : passed) any_top = std::max(any_top, v);
-  if (top == -std::numeric_limits<double>::infinity()) top = any_top;  // every failure overlaps passes
-  std::vector<double> region;
-  for (const auto* values : {&passed, &failed})
-    for (double v : *values)
-      if (v >= lowest_failed && v <= top) region.push_back(v);
-  double mean = 0, variance = 0;
-  for (double v : region) mean += v;
-  mean /= static_cast<double>(region.size());
-  for (double v : region) variance += (v - mean) * (v - mean);
-  return normal{mean, variance / static_cast<double>(region.size())};
+  return failure_cutoff(passed, failed);
 }
 
 double mean_nearest_distance(const std::vector<std::vector<double>>& points) {
