@@ -174,9 +174,14 @@ int main(int argc, char** argv) try {
     fmt::print("\n");
     std::fflush(stdout);
   }
+  std::vector<plot_series> series;
+  for (int m = 0; m < 3; ++m) series.push_back(summarise(methods[m], all_curves[m], cfg.tests));
+  fmt::print("median best quality / optimum after 10, 25, {} tests:", cfg.tests);
+  for (const plot_series& s : series)
+    fmt::print(" {} {:.3f} {:.3f} {:.3f};", s.name, s.median[std::min(9, cfg.tests - 1)],
+               s.median[std::min(24, cfg.tests - 1)], s.median.back());
+  fmt::print("\n");
   if (!cfg.svg.empty()) {
-    std::vector<plot_series> series;
-    for (int m = 0; m < 3; ++m) series.push_back(summarise(methods[m], all_curves[m], cfg.tests));
     std::ofstream(cfg.svg) << quality_plot(cfg.tests).render(
         series, fmt::format("Best quality found vs tests ({} spaces x {} seeds)", spaces.size(), cfg.seeds));
   }
