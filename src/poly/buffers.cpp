@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -78,6 +79,34 @@ void buffers::randomize_inputs(uint64_t seed) {
       }
     }, b.data);
   }
+}
+
+void buffers::permute(const std::string& name, const std::vector<int>& order) {
+  auto it = buffers_.find(name);
+  if (it == buffers_.end()) throw error(fmt::format("kernel \"{}\" has no tensor \"{}\"", kernel_name_, name));
+  buffer& b = it->second;
+  size_t rank = b.extents.size();
+  std::vector<int> sorted(order);
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t d = 0; d < sorted.size(); ++d)
+    if (sorted.size() != rank || sorted[d] != static_cast<int>(d))
+      throw error(fmt::format("layout of tensor \"{}\" must permute its {} dimensions", name, rank));
+  std::vector<int64_t> extents(rank);
+  for (size_t d = 0; d < rank; ++d) extents[d] = b.extents[order[d]];
+  std::visit([&](auto& v) {
+    auto out = v;
+    std::vector<int64_t> idx(rank, 0);
+    for (size_t at = 0; at < v.size(); ++at) {  // idx: the tensor index of element `at` (old layout)
+      int64_t dst = 0;
+      for (size_t d = 0; d < rank; ++d) dst = dst * extents[d] + idx[order[d]];
+      out[dst] = v[at];
+      for (size_t d = rank; d-- > 0;)
+        if (++idx[d] < b.extents[d]) break;
+        else idx[d] = 0;
+    }
+    v = std::move(out);
+  }, b.data);
+  b.extents = std::move(extents);
 }
 
 bool buffers::operator==(const buffers& other) const {

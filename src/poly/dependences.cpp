@@ -262,6 +262,13 @@ private:
 
 }  // namespace
 
+std::optional<std::vector<distance_vector>> uniform_distances(const isl::map& relation) {
+  size_t n = relation.domain().tuple_dim();
+  std::vector<distance_vector> out;
+  if (!piecewise_distances(relation, n, n, n, out)) return std::nullopt;
+  return out;
+}
+
 std::vector<dependence> compute_dependences(const program& p) {
   dependence_builder b(p);
   b.add_all();

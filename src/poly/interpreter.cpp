@@ -150,9 +150,14 @@ private:
 
 class statement_compiler {
 public:
-  statement_compiler(buffers& data, const std::vector<std::string>& loops) : data_(data), loops_(loops) {}
+  statement_compiler(buffers& data, const std::vector<std::string>& loops, const std::vector<stored_layout>& layouts)
+      : data_(data), loops_(loops), layouts_(layouts) {}
 
-  compiled_access access(const tensor_ptr& t, const std::vector<affine>& index) {
+  compiled_access access(const tensor_ptr& t, const std::vector<affine>& logical_index) {
+    std::vector<affine> index = logical_index;  // in stored order
+    for (const auto& l : layouts_)
+      if (l.tensor == t->name)
+        for (size_t d = 0; d < l.order.size(); ++d) index[d] = logical_index.at(l.order[d]);
     auto& b = data_.all().at(t->name);
     compiled_access a;
     a.data = std::visit([](auto& v) { return static_cast<void*>(v.data()); }, b.data);
@@ -192,12 +197,14 @@ private:
   }
   buffers& data_;
   const std::vector<std::string>& loops_;
+  const std::vector<stored_layout>& layouts_;
 };
 
-std::vector<compiled_statement> compile_statements(const program& p, buffers& data) {
+std::vector<compiled_statement> compile_statements(const program& p, buffers& data,
+                                                   const std::vector<stored_layout>& layouts) {
   std::vector<compiled_statement> out;
   for (const auto& s : p.statements()) {
-    statement_compiler c(data, s.loops);
+    statement_compiler c(data, s.loops, layouts);
     compiled_statement cs;
     cs.name = s.name;
     cs.n_loops = s.loops.size();
@@ -217,8 +224,9 @@ void execute_statement(const compiled_statement& s, const int64_t* loops) {
   });
 }
 
-void check_extents(const program& p, const buffers& data) {
+void check_extents(const program& p, const buffers& data, const std::vector<stored_layout>& layouts) {
   buffers expected(p.kernel());
+  for (const auto& l : layouts) expected.permute(l.tensor, l.order);
   for (const auto& [name, b] : expected.all())
     if (data.extents(name) != b.extents)
       throw error(fmt::format("buffers of kernel \"{}\" were sized for other param values than the current ones "
@@ -230,9 +238,11 @@ void check_extents(const program& p, const buffers& data) {
 
 void run(const program& p, buffers& data) { run(p, p.schedule(), data); }
 
-void run(const program& p, const isl::schedule& schedule, buffers& data) {
-  check_extents(p, data);
-  std::vector<compiled_statement> statements = compile_statements(p, data);
+void run(const program& p, const isl::schedule& schedule, buffers& data) { run(p, schedule, data, {}); }
+
+void run(const program& p, const isl::schedule& schedule, buffers& data, const std::vector<stored_layout>& layouts) {
+  check_extents(p, data, layouts);
+  std::vector<compiled_statement> statements = compile_statements(p, data, layouts);
   std::map<std::string, int64_t> params;
   for (const auto& prm : p.kernel().params()) params[prm.name()] = prm.value();
   auto index = [&](const std::string& name) {

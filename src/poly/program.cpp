@@ -41,7 +41,7 @@ access_info make_access(const isl_builder& b, const statement_record& s, const i
 
 statement_info make_statement(const isl_builder& b, const statement_record& s) {
   statement_info info;
-  info.record = &s;
+  info.record = std::make_shared<const statement_record>(s);
   info.name = s.name;
   info.domain = b.statement_domain(s);
   info.write = make_access(b, s, info.domain, s.lhs, s.lhs_index);

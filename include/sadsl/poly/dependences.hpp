@@ -55,6 +55,10 @@ struct dependence {
   std::string distance_str() const;
 };
 
+/// The distance vectors of a relation { [x] -> [y] } between points of spaces of the same
+/// dimension, piece by piece; std::nullopt when some piece's distance depends on the iterators.
+std::optional<std::vector<distance_vector>> uniform_distances(const isl::map& relation);
+
 /// Every dependence of the program, in a deterministic order (kind, then sink, then source).
 std::vector<dependence> compute_dependences(const program& p);
 

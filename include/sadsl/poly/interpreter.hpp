@@ -49,6 +49,9 @@ public:
   void randomize_inputs(uint64_t seed);
   /// The extents of tensor `name` at the param values the buffers were made for.
   const std::vector<int64_t>& extents(const std::string& name) const;
+  /// Permutes the dimensions of tensor `name` in place (a host-side layout transformation):
+  /// stored dimension d becomes the tensor's dimension order[d].
+  void permute(const std::string& name, const std::vector<int>& order);
   /// Whether every tensor holds exactly the same bytes as in `other`.
   bool operator==(const buffers& other) const;
 
@@ -67,10 +70,18 @@ private:
   std::map<std::string, buffer> buffers_;
 };
 
+/// A tensor whose buffer stores its dimensions permuted (see buffers::permute).
+struct stored_layout {
+  std::string tensor;
+  std::vector<int> order;
+};
+
 /// Executes the program in its own schedule's order on `data` (for the current param values).
 void run(const program& p, buffers& data);
 /// Executes the program's statements in the order of `schedule`, which must cover the same
 /// statement instances (a transformation of the program's schedule).
 void run(const program& p, const isl::schedule& schedule, buffers& data);
+/// Same, with some tensors stored in permuted layouts.
+void run(const program& p, const isl::schedule& schedule, buffers& data, const std::vector<stored_layout>& layouts);
 
 }  // namespace sadsl

@@ -22,7 +22,7 @@ struct access_info {
 };
 
 struct statement_info {
-  const statement_record* record;  // the DSL statement (owned by the kernel)
+  std::shared_ptr<const statement_record> record;  // the DSL statement (a snapshot: the kernel may grow)
   std::string name;
   isl::set domain;
   access_info write;

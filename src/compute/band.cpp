@@ -1,0 +1,166 @@
+#include "sadsl/compute/band.hpp"
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/set.h>
+#include <isl/map.h>
+#include <isl/space.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sadsl/dsl/to_isl.hpp"
+#include "sadsl/error.hpp"
+#include "sadsl/poly/dump.hpp"
+
+namespace sadsl {
+
+std::vector<std::string> band::loop_names() const {
+  std::vector<std::string> out;
+  for (const auto& l : loops) out.push_back(l->name);
+  return out;
+}
+
+size_t band::position(const std::string& loop) const {
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i]->name == loop) return i;
+  throw error(fmt::format("\"{}\" is not a loop of the band [{}]", loop, fmt::join(loop_names(), ", ")));
+}
+
+std::string band_dependence::describe(const program& p) const {
+  const auto& sink = p.statement(dep.sink);
+  const auto& source = p.statement(dep.source);
+  return fmt::format("{} dependence of {} ({}) on {} from {} ({})", dep_kind_name(dep.kind), dep.sink,
+                     sink.record->str(), dep.sink_access, dep.source, source.record->str());
+}
+
+namespace {
+
+size_t common_prefix(const std::vector<int>& a, const std::vector<int>& b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+
+class band_finder {
+public:
+  band_finder(const program& p, const std::vector<dependence>& deps) : p_(p), deps_(deps), b_(p.kernel()) {}
+
+  band find() {
+    const auto& stmts = p_.statements();
+    for (const auto& s : stmts)
+      if (s.bands.empty() || s.bands[0] != stmts[0].bands.front())
+        throw error(fmt::format("kernel \"{}\" has several outermost loop nests (statement {} is not in the first); "
+                                "a systolic array maps one nest",
+                                p_.kernel().name(), s.name));
+    main_ = &*std::max_element(stmts.begin(), stmts.end(), [](const statement_info& a, const statement_info& b) {
+      return a.loops.size() < b.loops.size();
+    });
+    size_t depth = main_->loops.size();
+    for (const auto& s : stmts) {
+      size_t shared = common_prefix(s.bands, main_->bands);
+      if (shared < s.bands.size()) depth = std::min(depth, shared);  // s has loops off the main path
+    }
+    for (; depth > 1; --depth)
+      if (permutable(depth)) break;
+    band out = make(depth);
+    check_uniform(out);
+    return out;
+  }
+
+private:
+  // S[x] -> band[x_1..x_depth]: missing loops at their first iteration, or their last for
+  // statements that come after the main statement.
+  isl::multi_aff placement(const statement_info& s, size_t depth) const {
+    const auto& band_loops = main_->record->loops;
+    bool after = &s > main_;
+    isl::space sp = s.domain.space();
+    isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
+    for (size_t d = 0; d < depth; ++d) {
+      isl::aff a = d < s.loops.size()
+                       ? isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d))
+                       : b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
+      list = isl_aff_list_add(list, a.release());
+    }
+    isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(
+                                                    sp.copy(), b_.set_space("band", {band_loops.begin(), band_loops.begin() + depth}).release())),
+                                                isl_dim_set, "band");
+    isl_space* map_space = isl_space_map_from_domain_and_range(sp.copy(), range);
+    return isl::manage(isl_multi_aff_from_aff_list(map_space, list));
+  }
+
+  isl::map embedding(const statement_info& s, size_t depth) const {
+    return isl::manage(isl_map_from_multi_aff(placement(s, depth).release())).intersect_domain(s.domain);
+  }
+
+  isl::union_map embeddings(size_t depth) const {
+    isl::union_map all = isl::union_map::empty(p_.context().ctx());
+    for (const auto& s : p_.statements()) all = all.unite(isl::union_map(embedding(s, depth)));
+    return all;
+  }
+
+  static isl::map in_band(const dependence& d, const isl::union_map& emb) {
+    isl::union_map m = isl::union_map(d.relation).apply_domain(emb).apply_range(emb);
+    return isl::manage(isl_map_from_union_map(m.release()));
+  }
+
+  // Every flow, anti and output dependence has non-negative distances on the first `depth` loops.
+  bool permutable(size_t depth) const {
+    isl::union_map emb = embeddings(depth);
+    for (const auto& d : deps_) {
+      if (d.kind == dep_kind::read) continue;  // reads commute
+      isl::set deltas = in_band(d, emb).deltas();
+      for (size_t l = 0; l < depth; ++l) {
+        isl_set* below = isl_set_upper_bound_si(deltas.copy(), isl_dim_set, static_cast<unsigned>(l), -1);
+        bool has_negative = isl_set_is_empty(below) != isl_bool_true;
+        isl_set_free(below);
+        if (has_negative) return false;
+      }
+    }
+    return true;
+  }
+
+  band make(size_t depth) const {
+    band out;
+    out.owner = p_.kernel().state();
+    out.source = std::make_shared<const program>(p_);
+    out.loops.assign(main_->record->loops.begin(), main_->record->loops.begin() + depth);
+    for (const auto& s : p_.statements()) out.statements.push_back(s.name);
+    out.embedding = embeddings(depth);
+    for (const auto& s : p_.statements()) out.placement.emplace(s.name, placement(s, depth));
+    for (const auto& d : deps_) {
+      band_dependence bd;
+      bd.dep = d;
+      isl::map rel = in_band(d, out.embedding);
+      bd.deltas = rel.deltas().coalesce();
+      auto distances = uniform_distances(rel);
+      bd.uniform = distances.has_value();
+      if (distances) bd.distances = std::move(*distances);
+      out.deps.push_back(std::move(bd));
+    }
+    return out;
+  }
+
+  void check_uniform(const band& b) const {
+    for (const auto& d : b.deps)
+      if (!d.uniform)
+        throw error(fmt::format("kernel \"{}\" cannot be mapped to a systolic array: the {} is not uniform over the "
+                                "loops [{}]: distance {}",
+                                p_.kernel().name(), d.describe(p_), fmt::join(b.loop_names(), ", "), isl_str(d.deltas)));
+  }
+
+  const program& p_;
+  const std::vector<dependence>& deps_;
+  isl_builder b_;
+  const statement_info* main_ = nullptr;
+};
+
+}  // namespace
+
+band outermost_band(const program& p) {
+  auto deps = compute_dependences(p);
+  return band_finder(p, deps).find();
+}
+
+}  // namespace sadsl

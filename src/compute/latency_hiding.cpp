@@ -1,0 +1,40 @@
+#include "sadsl/compute/latency_hiding.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace sadsl {
+
+std::vector<std::string> parallel_loops(const design& d) {
+  std::vector<std::string> out;
+  const band& b = *d.band;
+  for (size_t l = 0; l < b.loops.size(); ++l) {
+    bool carried = std::any_of(b.deps.begin(), b.deps.end(), [&](const band_dependence& dep) {
+      return dep.dep.kind != dep_kind::read &&
+             std::any_of(dep.distances.begin(), dep.distances.end(),
+                         [&](const distance_vector& v) { return !v.component_is(l, 0); });
+    });
+    if (!carried) out.push_back(b.loops[l]->name);
+  }
+  return out;
+}
+
+design_or_reason latency_hiding(const design& d) {
+  if (d.tile_order.empty())
+    return design_or_reason::illegal(fmt::format("latency hiding of design {} needs array partitioning first", d.name()));
+  if (!d.latency.empty()) return design_or_reason::illegal(fmt::format("design {} already hides latency", d.name()));
+  auto loops = parallel_loops(d);
+  if (loops.empty())
+    return design_or_reason::illegal(fmt::format("design {} has no parallel loop to hide latency with", d.name()));
+  design out = d;
+  out.latency = loops;
+  // Factors listed space loops first, as the array-partitioning factors (Odyssey's order).
+  std::stable_partition(loops.begin(), loops.end(), [&](const std::string& l) {
+    return std::find(d.space.begin(), d.space.end(), l) != d.space.end();
+  });
+  for (const auto& l : loops) out.factors.push_back({l + "_t2", l, factor_kind::latency_hiding, l + "_t1", l + "_t1", false, 0});
+  return out;
+}
+
+}  // namespace sadsl

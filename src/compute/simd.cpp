@@ -1,0 +1,116 @@
+#include "sadsl/compute/simd.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sadsl/compute/latency_hiding.hpp"
+
+namespace sadsl {
+
+namespace {
+
+// Coefficient of loop `name` in each index of an access.
+std::vector<int64_t> coefficients(const access_info& a, const std::string& name) {
+  std::vector<int64_t> out;
+  for (const auto& x : a.index) {
+    int64_t c = 0;
+    for (const auto& t : x.terms())
+      if (t.symbol->kind == detail::symbol_kind::loop && t.symbol->name == name) c = t.coefficient;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// How an access can be made stride-0 or stride-1 in a loop: as it is, with a layout change
+// (a read-only tensor whose loop dimension moves last), or not at all.
+enum class stride_fit { as_is, with_layout, no };
+
+stride_fit fit(const access_info& a, const std::string& loop, bool read_only, layout_transform& layout) {
+  auto c = coefficients(a, loop);
+  size_t nonzero = std::count_if(c.begin(), c.end(), [](int64_t v) { return v != 0; });
+  if (nonzero == 0) return stride_fit::as_is;
+  if (nonzero > 1) return stride_fit::no;
+  size_t d = std::find_if(c.begin(), c.end(), [](int64_t v) { return v != 0; }) - c.begin();
+  if (c[d] != 1) return stride_fit::no;
+  if (d + 1 == c.size()) return stride_fit::as_is;
+  if (!read_only) return stride_fit::no;
+  layout.tensor = a.tensor->name;
+  layout.order.clear();
+  for (size_t k = 0; k < c.size(); ++k)
+    if (k != d) layout.order.push_back(static_cast<int>(k));
+  layout.order.push_back(static_cast<int>(d));
+  return stride_fit::with_layout;
+}
+
+bool is_reduction(const program& p, const std::string& loop) {
+  return std::any_of(p.statements().begin(), p.statements().end(), [&](const statement_info& s) {
+    return std::find(s.reduction_loops.begin(), s.reduction_loops.end(), loop) != s.reduction_loops.end();
+  });
+}
+
+std::optional<simd_choice> try_loop(const program& p, const std::string& loop) {
+  simd_choice choice{loop, {}};
+  for (const auto& s : p.statements()) {
+    std::vector<const access_info*> accesses{&s.write};
+    for (const auto& r : s.reads) accesses.push_back(&r);
+    for (const auto* a : accesses) {
+      bool read_only = std::none_of(p.arrays().begin(), p.arrays().end(),
+                                    [&](const array_info& x) { return x.tensor == a->tensor && x.written; });
+      layout_transform layout;
+      switch (fit(*a, loop, read_only, layout)) {
+        case stride_fit::no: return std::nullopt;
+        case stride_fit::as_is: break;
+        case stride_fit::with_layout: {
+          auto same = [&](const layout_transform& l) { return l.tensor == layout.tensor; };
+          auto it = std::find_if(choice.layouts.begin(), choice.layouts.end(), same);
+          if (it == choice.layouts.end()) choice.layouts.push_back(layout);
+          else if (it->order != layout.order) return std::nullopt;  // two accesses want two layouts
+        }
+      }
+    }
+  }
+  return choice;
+}
+
+}  // namespace
+
+std::vector<simd_choice> simd_candidates(const design& d) {
+  const program& p = *d.band->source;
+  auto parallel = parallel_loops(d);
+  std::vector<std::pair<std::tuple<int, size_t, int>, simd_choice>> ranked;
+  auto names = d.band->loop_names();
+  for (size_t l = 0; l < names.size(); ++l) {
+    bool reduction = is_reduction(p, names[l]);
+    bool par = std::find(parallel.begin(), parallel.end(), names[l]) != parallel.end();
+    if (!reduction && !par) continue;
+    auto choice = try_loop(p, names[l]);
+    if (!choice) continue;
+    ranked.push_back({{reduction ? 0 : 1, choice->layouts.size(), -static_cast<int>(l)}, *choice});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<simd_choice> out;
+  for (auto& r : ranked) out.push_back(std::move(r.second));
+  return out;
+}
+
+design_or_reason simd(const design& d) {
+  if (d.tile_order.empty())
+    return design_or_reason::illegal(fmt::format("SIMD of design {} needs array partitioning first", d.name()));
+  if (!d.simd.empty()) return design_or_reason::illegal(fmt::format("design {} is already vectorized", d.name()));
+  auto candidates = simd_candidates(d);
+  if (candidates.empty())
+    return design_or_reason::illegal(fmt::format(
+        "design {}: no band loop is a reduction or parallel loop with stride-0 or stride-1 accesses", d.name()));
+  design out = d;
+  const auto& best = candidates.front();
+  out.simd = best.loop;
+  out.layouts = best.layouts;
+  bool has_latency = std::find(d.latency.begin(), d.latency.end(), best.loop) != d.latency.end();
+  std::string name = best.loop + (has_latency ? "_t3" : "_t2");
+  std::string parent = has_latency ? best.loop + "_t2" : best.loop + "_t1";
+  out.factors.push_back({name, best.loop, factor_kind::simd, parent, parent, true, 8});
+  return out;
+}
+
+}  // namespace sadsl
