@@ -1,0 +1,199 @@
+// The design space: dataflows, tile orders, printed designs (golden), and the errors of each pass.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <sadsl/sadsl.hpp>
+
+using namespace sadsl;
+
+namespace {
+
+std::shared_ptr<const band> band_of(const kernel& k) {
+  return std::make_shared<const band>(outermost_band(build_program(k)));
+}
+
+std::vector<std::string> dataflows(const kernel& k) {
+  std::vector<std::string> out;
+  for (const auto& d : space_time_candidates(band_of(k))) out.push_back(d.dataflow());
+  return out;
+}
+
+std::vector<std::string> permutations(const kernel& k) {
+  std::vector<std::string> out;
+  auto d = space_time_candidates(band_of(k)).front();
+  for (const auto& order : tile_orders(d)) out.push_back(array_partition(d, order).value().permutation());
+  return out;
+}
+
+template <class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const sadsl::error& e) {
+    return e.what();
+  }
+  return "(no sadsl::error)";
+}
+
+void check_golden(const std::string& name, const std::string& text) {
+  std::string path = std::string(SADSL_SOURCE_DIR) + "/tests/golden/compute/" + name + ".txt";
+  if (std::getenv("SADSL_UPDATE_GOLDEN")) {
+    std::ofstream(path) << text;
+    return;
+  }
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::stringstream golden;
+  golden << in.rdbuf();
+  CHECK(text == golden.str());
+}
+
+}  // namespace
+
+TEST_CASE("MM: six dataflows and three tile orders") {
+  CHECK(dataflows(catalog::mm()) == std::vector<std::string>{"[i]", "[j]", "[k]", "[i,j]", "[i,k]", "[j,k]"});
+  CHECK(permutations(catalog::mm()) == std::vector<std::string>{"<[i,j],k>", "<[j,k],i>", "<[i,k],j>"});
+  CHECK(designs(catalog::mm()).size() == 18);
+}
+
+TEST_CASE("CNN: ten dataflows (p and q excluded), three tile orders") {
+  kernel k = catalog::cnn();
+  CHECK(band_of(k)->loop_names() == std::vector<std::string>{"o", "r", "c", "i"});
+  auto d = dataflows(k);
+  CHECK(d.size() == 10);
+  CHECK(d == std::vector<std::string>{"[o]", "[r]", "[c]", "[i]", "[o,r]", "[o,c]", "[o,i]", "[r,c]", "[r,i]", "[c,i]"});
+  CHECK(permutations(k) == std::vector<std::string>{"<[o,r,c],i>", "<[r,c,i],o>", "<[o,i],r,c>"});
+}
+
+TEST_CASE("3-D arrays behind an option") {
+  auto ds = space_time_candidates(band_of(catalog::mm()), 3);
+  CHECK(ds.size() == 7);
+  CHECK(ds.back().dataflow() == "[i,j,k]");
+}
+
+TEST_CASE("MM designs follow Odyssey: latency hiding on i and j, SIMD on k with B transposed") {
+  for (const auto& d : designs(catalog::mm())) {
+    INFO(d.name());
+    CHECK(d.latency == std::vector<std::string>{"i", "j"});
+    CHECK(d.simd == "k");
+    REQUIRE(d.layouts.size() == 1);
+    CHECK(d.layouts[0].tensor == "B");
+    CHECK(d.layouts[0].order == std::vector<int>{1, 0});
+    CHECK(d.factor("k_t2")->power_of_two);
+    CHECK(d.factor("k_t2")->divides == "k_t1");
+    CHECK(d.factor("i_t2")->divides == "i_t1");
+  }
+  // Factor order as in Odyssey's descriptors: space loops first.
+  auto ds = designs(catalog::mm());
+  std::vector<std::string> names;
+  for (const auto& f : ds[3].factors) names.push_back(f.name);  // [j] <[i,j],k>
+  CHECK(names == std::vector<std::string>{"j_t1", "i_t1", "k_t1", "j_t2", "i_t2", "k_t2"});
+}
+
+TEST_CASE("CNN SIMD on the input channels needs no layout change") {
+  for (const auto& d : designs(catalog::cnn())) {
+    CHECK(d.simd == "i");
+    CHECK(d.layouts.empty());
+    CHECK(d.latency == std::vector<std::string>{"o", "r", "c"});
+  }
+}
+
+TEST_CASE("golden: printed design spaces") {
+  for (const auto& k : {catalog::mm(), catalog::cnn(), catalog::mttkrp(), catalog::ttmc(), catalog::fir()}) {
+    std::string text;
+    for (const auto& d : designs(k)) text += d.str();
+    INFO(k.name());
+    check_golden(k.name(), text);
+  }
+}
+
+TEST_CASE("padded extents: non-divisor first-level factors pad to whole tiles") {
+  kernel k = catalog::mm();
+  auto d = designs(k)[9];  // [i,j] <[i,j],k>
+  factor_values v{{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}};
+  auto padded = padded_extents(d, v);
+  CHECK(padded.at("i") == 1032);
+  CHECK(padded.at("j") == 1025);
+  CHECK(padded.at("k") == 1024);
+}
+
+TEST_CASE("legality errors name the statement and the dependence") {
+  CHECK(message_of([] { designs(catalog::lu()); }) ==
+        "kernel \"lu\" cannot be mapped to a systolic array: the flow dependence of S0 (A(i, j) -= A(i, k) * A(k, j)) "
+        "on A(k, j) from S2 (A(i, j2) -= A(i, k2) * A(k2, j2)) is not uniform over the loops [i]: distance [N] -> { "
+        "band[i] : 2 <= i <= -2 + N }");
+  kernel bad("bad");
+  param N = bad.param("N", 8);
+  auto A = bad.inout<float>("A", {2 * N});
+  loop i("i", N);
+  A(i) += A(2 * i);
+  CHECK(message_of([&] { designs(bad); }) ==
+        "kernel \"bad\" cannot be mapped to a systolic array: the anti dependence of S0 (A(i) += A(2*i)) on A(i) from "
+        "S0 (A(i) += A(2*i)) is not uniform over the loops [i]: distance [N] -> { band[i] : 0 < i < N and 2i < N }");
+}
+
+TEST_CASE("several outermost nests") {
+  kernel k("two");
+  param N = k.param("N", 8);
+  auto A = k.output<float>("A", {N});
+  auto B = k.output<float>("B", {N});
+  loop i("i", N), j("j", N);
+  A(i) = 1.0f;
+  B(j) = A(j);
+  CHECK(message_of([&] { designs(k); }) ==
+        "kernel \"two\" has several outermost loop nests (statement S1 is not in the first); a systolic array maps one "
+        "nest");
+}
+
+TEST_CASE("pass errors") {
+  auto b = band_of(catalog::cnn());
+  CHECK(space_time(b, {"p"}).why() == "\"p\" is not a loop of the band [o, r, c, i]");
+  CHECK(space_time(b, {}).why() == "a systolic array needs at least one space loop");
+  auto mm = band_of(catalog::mm());
+  design d = space_time(mm, {"i", "j"}).value();
+  CHECK(latency_hiding(d).why() == "latency hiding of design [i,j] <> needs array partitioning first");
+  CHECK(simd(d).why() == "SIMD of design [i,j] <> needs array partitioning first");
+  CHECK(array_partition(d, {{"i"}, {"k"}}).why() == "tile order [i, k] is not a permutation of the band loops [i, j, k]");
+  design p = array_partition(d, tile_orders(d).front()).value();
+  CHECK(array_partition(p, tile_orders(d).front()).why() == "design [i,j] <[i,j],k> is already partitioned");
+  CHECK(message_of([&] { space_time(mm, {"q"}).value(); }) == "\"q\" is not a loop of the band [i, j, k]");
+}
+
+TEST_CASE("a loop whose dependence distance exceeds one cannot be a space loop") {
+  kernel k("stride2");
+  param N = k.param("N", 16);
+  auto A = k.inout<float>("A", {N + 2});
+  loop i("i", N);
+  A(i + 2) = A(i) * 0.5f;
+  auto b = band_of(k);
+  CHECK(space_loop_candidates(*b).empty());
+  CHECK(space_time(b, {"i"}).why() ==
+        "loop \"i\" cannot be a space loop: the flow dependence S0 -> S0 on A(i) has distance (2) over [i] (space loops "
+        "need 0 or 1: data moves between neighbouring PEs only)");
+}
+
+TEST_CASE("tiling factor errors") {
+  auto d = designs(catalog::mm())[9];
+  factor_values ok{{"i_t1", 8}, {"j_t1", 8}, {"k_t1", 8}, {"i_t2", 4}, {"j_t2", 2}, {"k_t2", 4}};
+  CHECK_NOTHROW(check_factors(d, ok));
+  auto with = [&](const std::string& name, int64_t v) {
+    auto x = ok;
+    x[name] = v;
+    return x;
+  };
+  CHECK(message_of([&] { check_factors(d, with("i_t2", 3)); }) == "tiling factor \"i_t2\" = 3 must divide i_t1 = 8");
+  CHECK(message_of([&] { check_factors(d, with("k_t1", 0)); }) == "tiling factor \"k_t1\" = 0 must be at least 1");
+  auto k12 = with("k_t1", 12);
+  k12["k_t2"] = 3;
+  CHECK(message_of([&] { check_factors(d, k12); }) == "tiling factor \"k_t2\" = 3 must be a power of two");
+  auto k16 = with("k_t1", 16);
+  k16["k_t2"] = 16;
+  CHECK(message_of([&] { check_factors(d, k16); }) == "tiling factor \"k_t2\" = 16 exceeds its limit 8");
+  auto missing = ok;
+  missing.erase("j_t2");
+  CHECK(message_of([&] { check_factors(d, missing); }) == "design [i,j] <[i,j],k> needs a value for tiling factor \"j_t2\"");
+  CHECK(message_of([&] { check_factors(d, with("x_t1", 2)); }) == "design [i,j] <[i,j],k> has no tiling factor \"x_t1\"");
+}
