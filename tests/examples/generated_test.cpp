@@ -44,3 +44,4 @@ void check_example(const std::string& name) {
 }  // namespace
 
 TEST_CASE("generated/mm is what examples/mm writes") { check_example("mm"); }
+TEST_CASE("generated/mm_passes is what examples/mm_passes writes") { check_example("mm_passes"); }
