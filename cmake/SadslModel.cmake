@@ -23,7 +23,7 @@ function(sadsl_add_model target)
 endfunction()
 
 # The Odyssey reference models (18 MM + 30 CNN descriptors), compiled ahead of time for the
-# model tests and the benchmark. An OBJECT library, so every registration object is linked.
+# tests and benchmarks. An OBJECT library, so every registration object is linked.
 set(SADSL_ODYSSEY_DESCRIPTORS ${PROJECT_SOURCE_DIR}/../shared/reference/odyssey/descriptors)
 if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTORS})
   add_library(sadsl_odyssey_models OBJECT)
@@ -35,13 +35,22 @@ if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTO
     endforeach()
   endforeach()
 
-  # test_model and bench_model_eval are defined after this file is included: attach at the end.
+  # Tests and benchmarks are defined after this file is included: attach at the end. Every
+  # test_<area> and bench_<name> gets the models, so searches run on compiled code from the start.
   function(_sadsl_attach_odyssey_models)
-    if(TARGET test_model)
-      target_link_libraries(test_model PRIVATE sadsl_odyssey_models)
-    endif()
+    set(targets)
+    foreach(dir ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests)
+      if(EXISTS ${dir}/CMakeLists.txt)
+        get_property(in_dir DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+        list(APPEND targets ${in_dir})
+      endif()
+    endforeach()
+    foreach(target ${targets})
+      if(target MATCHES "^(test|bench)_")
+        target_link_libraries(${target} PRIVATE sadsl_odyssey_models)
+      endif()
+    endforeach()
     if(TARGET bench_model_eval)
-      target_link_libraries(bench_model_eval PRIVATE sadsl_odyssey_models)
       target_compile_definitions(bench_model_eval PRIVATE
         SADSL_BENCH_DEFAULT_DESCRIPTOR="${SADSL_ODYSSEY_DESCRIPTORS}/gemm/kernel3_2.json")
     endif()

@@ -1,10 +1,15 @@
 // Compiled models and the registry of models compiled ahead of time.
 #include <mutex>
+#include <type_traits>
 
 #include "sadsl/error.hpp"
 #include "sadsl/model/compile.hpp"
 
 namespace sadsl::model {
+
+// Generated code sees metrics as 11 doubles and device_limits as 3 (ABI version 1).
+static_assert(sizeof(metrics) == 11 * sizeof(double) && std::is_standard_layout_v<metrics>);
+static_assert(sizeof(device_limits) == 3 * sizeof(double) && std::is_standard_layout_v<device_limits>);
 
 compiled_model::compiled_model(const compiled_abi* abi, std::shared_ptr<void> library)
     : abi_(abi), library_(std::move(library)) {

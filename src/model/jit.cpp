@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -62,15 +63,12 @@ std::string read_text(const std::filesystem::path& file, std::size_t limit) {
   return text.size() > limit ? text.substr(0, limit) + "..." : text;
 }
 
-void write_text(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary);
-  out << text;
-  if (!out) throw error("cannot write " + file.string());
-}
 
-// A name unique to this process, so concurrent compilations never share temporary files.
+// A name unique to this process and call, so concurrent compilations (other processes, or other
+// threads of this one) never share temporary files.
 std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
-  return final_path.string() + ".tmp" + std::to_string(::getpid());
+  static std::atomic<unsigned> counter{0};
+  return final_path.string() + ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
 compiled_model load(const std::filesystem::path& library, const std::string& hash, const std::string& model_name) {
@@ -112,6 +110,53 @@ std::string find_cxx_compiler(const jit_options& options) {
   throw error("no C++ compiler found (set SADSL_CXX or put c++, g++ or clang++ on PATH)");
 }
 
+namespace {
+
+// Moves `staged` to `file` in one step, so readers see no file or a whole one.
+void publish(const std::filesystem::path& staged, const std::filesystem::path& file) {
+  std::error_code failed;
+  std::filesystem::rename(staged, file, failed);
+  if (!failed) return;
+  std::error_code ignored;
+  std::filesystem::remove(staged, ignored);
+  throw error("cannot write " + file.string() + ": " + failed.message());
+}
+
+void write_atomically(const std::filesystem::path& file, const std::string& text) {
+  std::filesystem::path staged = temporary_name(file);
+  std::ofstream out(staged, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::error_code ignored;
+    std::filesystem::remove(staged, ignored);
+    throw error("cannot write " + file.string());
+  }
+  publish(staged, file);
+}
+
+// Runs the compiler on `source_file`; the library appears at `library` only when it succeeded.
+void compile(const std::string& compiler, const jit_options& options, const std::filesystem::path& source_file,
+             const std::filesystem::path& library, const std::string& model_name) {
+  std::filesystem::path staged = temporary_name(library);
+  std::filesystem::path log = temporary_name(library.parent_path() / (library.stem().string() + ".log"));
+  std::vector<std::string> argv{compiler};
+  argv.insert(argv.end(), options.flags.begin(), options.flags.end());
+  argv.insert(argv.end(), {"-o", staged.string(), source_file.string()});
+  int status = run_compiler(argv, log);
+  std::string output = read_text(log, 2000);
+  std::error_code ignored;
+  std::filesystem::remove(log, ignored);
+  if (status != 0) {
+    std::filesystem::remove(staged, ignored);
+    throw error("compiling model \"" + model_name + "\" with " + compiler + " failed (exit " + std::to_string(status) +
+                "): " + output);
+  }
+  publish(staged, library);
+}
+
+}  // namespace
+
 compiled_model jit_compile(const design_model& model, const jit_options& options) {
   std::string compiler = find_cxx_compiler(options);
   std::string source = emit_cpp(model);
@@ -121,25 +166,11 @@ compiled_model jit_compile(const design_model& model, const jit_options& options
   std::filesystem::path dir = jit_cache_dir(options);
   std::string key = hash + "-" + content_hash(configuration + "\n" + source);
   std::filesystem::path library = dir / (key + ".so");
-  if (!std::filesystem::exists(library)) {
+  std::error_code missing;
+  if (!std::filesystem::exists(library, missing)) {
     std::filesystem::path source_file = dir / (key + ".cpp");
-    std::filesystem::path staged_source = temporary_name(source_file);
-    write_text(staged_source, source);
-    std::filesystem::rename(staged_source, source_file);
-    std::filesystem::path staged = temporary_name(library);
-    std::filesystem::path log = dir / (key + ".log" + std::to_string(::getpid()));
-    std::vector<std::string> argv{compiler};
-    argv.insert(argv.end(), options.flags.begin(), options.flags.end());
-    argv.insert(argv.end(), {"-o", staged.string(), source_file.string()});
-    int status = run_compiler(argv, log);
-    std::string output = read_text(log, 2000);
-    std::filesystem::remove(log);
-    if (status != 0) {
-      std::filesystem::remove(staged);
-      throw error("compiling model \"" + model.name + "\" with " + compiler + " failed (exit " + std::to_string(status) +
-                  "): " + output);
-    }
-    std::filesystem::rename(staged, library);  // atomic: readers see no or a whole library
+    write_atomically(source_file, source);
+    compile(compiler, options, source_file, library, model.name);
   }
   return load(library, hash, model.name);
 }

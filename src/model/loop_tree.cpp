@@ -5,7 +5,7 @@ namespace sadsl::model {
 namespace {
 std::shared_ptr<const loop_tree> share(loop_tree t) { return std::make_shared<const loop_tree>(std::move(t)); }
 
-// Applies fn to the node type held by `tree`.
+// The usual visitor helper: one lambda per node type.
 template <class... F>
 struct overloaded : F... {
   using F::operator()...;

@@ -1,11 +1,14 @@
 // The expression IR: simplification, evaluation, printing, parsing; loop-tree costs; a model
 // written by hand in C++.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <map>
 
 #include "sadsl/error.hpp"
 #include "sadsl/model/compile.hpp"
+#include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/interpreter.hpp"
+#include "test_support.hpp"
 
 using namespace sadsl::model;
 
@@ -130,6 +133,15 @@ TEST_CASE("a model written by hand evaluates and compiles", "[expr]") {
   point = {1000, 64, 24};
   CHECK(model.evaluate(point, {1e9, 1e9, 1e9}).legal == 0);  // 24 does not divide 64
   CHECK_THROWS_WITH(handwritten_model().param("Q"), "model \"handwritten\" has no parameter \"Q\"");
+
+  testing::temporary_cache cache("handwritten");
+  evaluator_options options;
+  options.jit.cache_dir = cache.dir;
+  evaluator compiled(handwritten_model(), options);
+  REQUIRE(compiled.active_backend() == backend::just_in_time);
+  point = {1000, 64, 16};
+  metrics c = compiled.evaluate(point, {1000, 1000, 0});
+  CHECK(std::memcmp(&c, &m, sizeof m) == 0);
 }
 
 TEST_CASE("an inferred parameter may only depend on the parameters before it", "[expr]") {

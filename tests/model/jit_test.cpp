@@ -175,8 +175,11 @@ TEST_CASE("a cache directory where the source cannot be written", "[jit][errors]
   source.replace_extension(".cpp");
   std::filesystem::remove(library);
   std::filesystem::remove(source);
-  // A directory where the staged source file should go makes writing it fail.
-  std::filesystem::path staged = source.string() + ".tmp" + std::to_string(::getpid());
-  std::filesystem::create_directory(staged);
-  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write " + staged.string());
+  // A directory where the source file should go makes publishing it fail.
+  std::filesystem::create_directory(source);
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write " + source.string() + ": Is a directory");
+
+  // /proc/self is a directory in which nobody, not even root, can create files.
+  options.cache_dir = "/proc/self";
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write /proc/self/" + source.filename().string());
 }

@@ -79,7 +79,8 @@ std::filesystem::path jit_cache_dir(const jit_options& options);
 std::string find_cxx_compiler(const jit_options& options);
 
 /// Compiles `model` at run time (or loads it from the cache). Throws sadsl::error when no
-/// compiler is found or compilation fails (the message quotes the compiler's output).
+/// compiler is found or compilation fails (the message quotes the compiler's output). Safe to call
+/// from several threads and processes at once (e.g. to compile several designs in parallel).
 compiled_model jit_compile(const design_model& model, const jit_options& options = {});
 
 /// The model compiled ahead of time (sadsl_add_model) whose hash is `hash`, or nullptr.

@@ -21,6 +21,7 @@ struct evaluator_options {
   jit_options jit;
 };
 
+/// Evaluation is const and thread-safe: one evaluator can serve every search thread.
 class evaluator {
 public:
   /// Selects the fastest available backend. A failed run-time compilation (e.g. no compiler) is
