@@ -18,3 +18,4 @@
 #include "sadsl/compute/latency_hiding.hpp"
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
+#include "sadsl/compute/expand_locals.hpp"

@@ -1,6 +1,7 @@
 #include "sadsl/compute/designs.hpp"
 
 #include "sadsl/compute/array_partition.hpp"
+#include "sadsl/compute/expand_locals.hpp"
 #include "sadsl/compute/latency_hiding.hpp"
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
@@ -8,7 +9,7 @@
 namespace sadsl {
 
 std::vector<design> designs(const kernel& k, const design_options& options) {
-  program p = build_program(k);
+  program p = expand_local_tensors(build_program(k));
   auto b = std::make_shared<const band>(outermost_band(p));
   std::vector<design> out;
   for (const auto& dataflow : space_time_candidates(b, options.max_space_dims)) {

@@ -20,6 +20,12 @@ affine::affine(int64_t constant) : constant_(constant) {}
 affine::affine(const param& p) { add_term(p.node(), 1); }
 affine::affine(const loop& l) { add_term(l.node(), 1); }
 
+affine affine::of(const detail::symbol_ptr& s) {
+  affine a;
+  a.add_term(s, 1);
+  return a;
+}
+
 affine affine::make_nonaffine(std::string text) {
   affine a;
   a.nonaffine_ = std::move(text);

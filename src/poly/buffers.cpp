@@ -24,8 +24,12 @@ int64_t element_count(const std::vector<int64_t>& extents) {
 
 }  // namespace
 
-buffers::buffers(const kernel& k) : kernel_name_(k.name()) {
-  for (const auto& t : k.tensors()) {
+buffers::buffers(const kernel& k) : buffers(k.name(), k.tensors()) {}
+
+buffers::buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& tensors, bool locals)
+    : kernel_name_(kernel_name) {
+  for (const auto& t : tensors) {
+    if ((t->role == tensor_role::local) != locals) continue;
     buffer b;
     b.tensor = t;
     for (const auto& e : t->extents) {

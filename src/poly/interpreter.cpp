@@ -150,15 +150,16 @@ private:
 
 class statement_compiler {
 public:
-  statement_compiler(buffers& data, const std::vector<std::string>& loops, const std::vector<stored_layout>& layouts)
-      : data_(data), loops_(loops), layouts_(layouts) {}
+  statement_compiler(buffers& data, buffers& locals, const std::vector<std::string>& loops,
+                     const std::vector<stored_layout>& layouts)
+      : data_(data), locals_(locals), loops_(loops), layouts_(layouts) {}
 
   compiled_access access(const tensor_ptr& t, const std::vector<affine>& logical_index) {
     std::vector<affine> index = logical_index;  // in stored order
     for (const auto& l : layouts_)
       if (l.tensor == t->name)
         for (size_t d = 0; d < l.order.size(); ++d) index[d] = logical_index.at(l.order[d]);
-    auto& b = data_.all().at(t->name);
+    auto& b = t->role == tensor_role::local ? locals_.all().at(t->name) : data_.all().at(t->name);
     compiled_access a;
     a.data = std::visit([](auto& v) { return static_cast<void*>(v.data()); }, b.data);
     a.type = t->type;
@@ -196,15 +197,16 @@ private:
     SADSL_INTERNAL_ASSERT(false, "loop " + loop + " is not a loop of the statement");
   }
   buffers& data_;
+  buffers& locals_;
   const std::vector<std::string>& loops_;
   const std::vector<stored_layout>& layouts_;
 };
 
-std::vector<compiled_statement> compile_statements(const program& p, buffers& data,
+std::vector<compiled_statement> compile_statements(const program& p, buffers& data, buffers& locals,
                                                    const std::vector<stored_layout>& layouts) {
   std::vector<compiled_statement> out;
   for (const auto& s : p.statements()) {
-    statement_compiler c(data, s.loops, layouts);
+    statement_compiler c(data, locals, s.loops, layouts);
     compiled_statement cs;
     cs.name = s.name;
     cs.n_loops = s.loops.size();
@@ -224,8 +226,14 @@ void execute_statement(const compiled_statement& s, const int64_t* loops) {
   });
 }
 
+std::vector<tensor_ptr> tensors_of(const program& p) {
+  std::vector<tensor_ptr> out;
+  for (const auto& a : p.arrays()) out.push_back(a.tensor);
+  return out;
+}
+
 void check_extents(const program& p, const buffers& data, const std::vector<stored_layout>& layouts) {
-  buffers expected(p.kernel());
+  buffers expected(p.kernel().name(), tensors_of(p));
   for (const auto& l : layouts) expected.permute(l.tensor, l.order);
   for (const auto& [name, b] : expected.all())
     if (data.extents(name) != b.extents)
@@ -242,7 +250,8 @@ void run(const program& p, const isl::schedule& schedule, buffers& data) { run(p
 
 void run(const program& p, const isl::schedule& schedule, buffers& data, const std::vector<stored_layout>& layouts) {
   check_extents(p, data, layouts);
-  std::vector<compiled_statement> statements = compile_statements(p, data, layouts);
+  buffers locals(p.kernel().name(), tensors_of(p), true);  // zero-filled, for this run only
+  std::vector<compiled_statement> statements = compile_statements(p, data, locals, layouts);
   std::map<std::string, int64_t> params;
   for (const auto& prm : p.kernel().params()) params[prm.name()] = prm.value();
   auto index = [&](const std::string& name) {

@@ -78,22 +78,25 @@ void check_reads_have_sources(const program& p) {
 
 }  // namespace
 
-program build_program(const kernel& k) {
-  if (k.statements().empty()) throw error(fmt::format("kernel \"{}\" has no statements", k.name()));
+program build_program(const kernel& k) { return build_program(k, k.statements(), k.tensors()); }
+
+program build_program(const kernel& k, const std::vector<statement_record>& statements,
+                      const std::vector<tensor_ptr>& tensors) {
+  if (statements.empty()) throw error(fmt::format("kernel \"{}\" has no statements", k.name()));
   program p(k);
   isl_builder b(k);
   p.context_ = b.param_context();
   p.domain_ = isl::union_set(isl::set::empty(b.param_space()));
   p.reads_ = isl::union_map::empty(b.ctx());
   p.writes_ = isl::union_map::empty(b.ctx());
-  for (const auto& s : k.statements()) {
+  for (const auto& s : statements) {
     statement_info info = make_statement(b, s);
     p.domain_ = p.domain_.unite(isl::union_set(info.domain));
     p.writes_ = p.writes_.unite(isl::union_map(info.write.relation));
     for (const auto& r : info.reads) p.reads_ = p.reads_.unite(isl::union_map(r.relation));
     p.statements_.push_back(std::move(info));
   }
-  for (const auto& t : k.tensors()) {
+  for (const auto& t : tensors) {
     bool written = std::any_of(p.statements_.begin(), p.statements_.end(),
                                [&](const statement_info& s) { return s.write.tensor == t; });
     p.arrays_.push_back({t, b.tensor_extent_set(*t), written});

@@ -197,3 +197,39 @@ TEST_CASE("tiling factor errors") {
   CHECK(message_of([&] { check_factors(d, missing); }) == "design [i,j] <[i,j],k> needs a value for tiling factor \"j_t2\"");
   CHECK(message_of([&] { check_factors(d, with("x_t1", 2)); }) == "design [i,j] <[i,j],k> has no tiling factor \"x_t1\"");
 }
+
+TEST_CASE("uniformized LU: local tensors expanded, band [k, j, i], AutoSA's triangular [k,j] array") {
+  kernel k = catalog::lu_uniform();
+  program p = build_program(k);
+  CHECK(outermost_band(p).loop_names() == std::vector<std::string>{"k"});  // 2-D locals block the band
+  program e = expand_local_tensors(p);
+  CHECK(e.statement("S4").record->str() == "U_tmp(k, i, j) = U_tmp(k, i, j - 1)");
+  CHECK(e.statement("S1").record->str() == "prev_V(k, i, j) = V(k - 1, i, j)");
+  CHECK(outermost_band(e).loop_names() == std::vector<std::string>{"k", "j", "i"});
+  auto ds = designs(k);
+  CHECK(ds.size() == 18);
+  CHECK(std::any_of(ds.begin(), ds.end(), [](const design& d) { return d.dataflow() == "[k,j]"; }));
+  // The expanded program computes what the original does.
+  k.get_param("N").set(7);
+  buffers a(k), b(k);
+  a.randomize_inputs(5);
+  b.randomize_inputs(5);
+  run(build_program(k), a);
+  run(expand_local_tensors(build_program(k)), b);
+  CHECK(a == b);
+}
+
+TEST_CASE("accumulated local tensors are not expanded") {
+  kernel k("acc");
+  param N = k.param("N", 4);
+  auto A = k.input<float>("A", {N, N});
+  auto T = k.local<float>("T", {N});
+  auto B = k.output<float>("B", {N});
+  loop i("i", N), j("j", N);
+  T(j) += A(i, j);
+  loop j2("j2", N);
+  B(j2) = T(j2);
+  program p = build_program(k);
+  program e = expand_local_tensors(p);
+  CHECK(e.statement("S1").record->str() == "T(j) += A(i, j)");
+}

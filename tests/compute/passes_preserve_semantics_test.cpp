@@ -1,4 +1,5 @@
-// Every dataflow x permutation of MM, CNN, MTTKRP, TTMc and FIR, after each pass (space-time,
+// Every dataflow x permutation of MM, CNN, MTTKRP, TTMc, FIR and the uniformized LU (with its local
+// tensors expanded), after each pass (space-time,
 // array partitioning, latency hiding, SIMD), on random tilings (non-divisors, T1 > N, T1 = 1,
 // T1 = N included), executed by the reference interpreter: equal to the untransformed kernel, bit
 // for bit (every schedule keeps each accumulation in its order, so floats are exact too).
@@ -67,7 +68,7 @@ struct checker {
     data.randomize_inputs(42);
     auto layouts = stored_layouts(d);
     for (const auto& l : layouts) data.permute(l.tensor, l.order);
-    run(p, concrete_schedule(d, v), data, layouts);
+    run(*d.band->source, concrete_schedule(d, v), data, layouts);  // the design's (expanded) program
     for (const auto& t : k.tensors())
       if (t->role != tensor_role::input && t->role != tensor_role::local)
         CHECK(data.all().at(t->name).data == expected.all().at(t->name).data);
@@ -79,14 +80,16 @@ void check_kernel(kernel k, std::initializer_list<std::pair<const char*, int64_t
   for (auto [name, v] : sizes) k.get_param(name).set(v);
   checker c(k);
   std::mt19937_64 rng(7);
-  program p = build_program(k);
+  program p = expand_local_tensors(build_program(k));
   auto b = std::make_shared<const band>(outermost_band(p));
   for (const auto& dataflow : space_time_candidates(b)) {
     c.check(dataflow, {});  // after space-time
     for (const auto& order : tile_orders(dataflow)) {
       design partitioned = array_partition(dataflow, order).value();
-      design hidden = latency_hiding(partitioned).value();
-      design vectorized = simd(hidden).value();
+      auto lh = latency_hiding(partitioned);  // illegal without a parallel loop (the LU)
+      design hidden = lh ? lh.value() : partitioned;
+      auto vec = simd(hidden);
+      design vectorized = vec ? vec.value() : hidden;
       for (int t = 0; t < tilings; ++t) {
         c.check(partitioned, random_tiling(partitioned, rng, t % 4));
         c.check(hidden, random_tiling(hidden, rng, t % 4));
@@ -110,6 +113,10 @@ TEST_CASE("passes preserve semantics: TTMc") {
   check_kernel(catalog::ttmc(), {{"I", 3}, {"J", 4}, {"K", 2}, {"L", 3}, {"M", 4}}, 4);
 }
 TEST_CASE("passes preserve semantics: FIR") { check_kernel(catalog::fir(), {{"N", 13}, {"T", 5}}, 8); }
+
+TEST_CASE("passes preserve semantics: uniformized LU on its triangular domain") {
+  check_kernel(catalog::lu_uniform(), {{"N", 6}}, 4);
+}
 
 TEST_CASE("passes preserve semantics: integer MM, bit-exact") {
   kernel k("imm");

@@ -36,6 +36,8 @@ public:
   affine(int constant) : affine(int64_t{constant}) {}
   affine(const param& p);
   affine(const loop& l);
+  /// The expression `1 * s` for a param or loop node (for passes that rewrite indices).
+  static affine of(const detail::symbol_ptr& s);
 
   int64_t constant() const { return constant_; }
   /// Terms sorted by declaration order of their symbols, no zero coefficients.

@@ -19,7 +19,8 @@
 
 namespace sadsl {
 
-/// One row-major host buffer per tensor of a kernel (locals included), zero-filled.
+/// One row-major host buffer per tensor of a kernel, zero-filled. Local tensors live only inside
+/// the kernel: the interpreter allocates them for each run.
 class buffers {
 public:
   using storage = std::variant<std::vector<float>, std::vector<double>, std::vector<int8_t>, std::vector<uint8_t>,
@@ -27,6 +28,8 @@ public:
 
   /// Sizes every tensor for the kernel's current param values.
   explicit buffers(const kernel& k);
+  /// Buffers for the given tensors: the non-local ones, or (locals = true) only the local ones.
+  buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& tensors, bool locals = false);
 
   /// The data of tensor `name`; sadsl::error if there is no such tensor or T is not its type.
   template <element T>

@@ -54,7 +54,8 @@ public:
   const std::vector<array_info>& arrays() const { return arrays_; }
 
 private:
-  friend program build_program(const sadsl::kernel& k);
+  friend program build_program(const sadsl::kernel& k, const std::vector<statement_record>& statements,
+                               const std::vector<tensor_ptr>& tensors);
   explicit program(const sadsl::kernel& k) : kernel_(k) {}
   sadsl::kernel kernel_;  // first member: destroyed last, after every isl object below
   isl::set context_;
@@ -67,5 +68,9 @@ private:
 
 /// Builds the polyhedral program of a kernel (sadsl::error if the kernel has no statement).
 program build_program(const kernel& k);
+/// Builds a program of kernel k's params and loops from transformed statements and tensors (the
+/// statements' loops and guards as recorded; their accesses and tensors may differ).
+program build_program(const kernel& k, const std::vector<statement_record>& statements,
+                      const std::vector<tensor_ptr>& tensors);
 
 }  // namespace sadsl
