@@ -45,6 +45,10 @@ TEST_CASE("bad problem declarations") {
   CHECK_THROWS_WITH(sensor("cycles") <= std::numeric_limits<double>::infinity(),
                     "constraint on 'cycles': the limit must be finite");
   CHECK_THROWS_WITH(outcome::fail(""), "a failed outcome needs a failure kind (e.g. \"compile time limit\")");
+  constraint unnamed = sensor("cycles") <= 10;
+  CHECK(unnamed.name == "cycles <= 10");
+  unnamed.name.clear();
+  CHECK_THROWS_WITH(p.require(unnamed), "constraint on 'cycles' needs a name");
 }
 
 TEST_CASE("ill-formed problems are refused when a search starts") {
@@ -92,6 +96,12 @@ TEST_CASE("malformed outcomes name the configuration and the sensor") {
                     "evaluation of " + first + " passed but lacks a sensor read by objective 'cycles'");
   CHECK_THROWS_WITH(search(p, [](const configuration&) { return outcome::pass({{"cycles", std::nan("")}}); }, o),
                     "evaluation of " + first + " reported a non-finite value for sensor 'cycles'");
+
+  problem limited = one_knob();
+  limited.add_sensor("energy");
+  limited.require(sensor("energy") >= 1);
+  CHECK_THROWS_WITH(search(limited, cycles, o),
+                    "evaluation of " + first + " passed but lacks a sensor read by constraint 'energy'");
 
   problem ratio;
   ratio.add_knob(knob::range("banks", 1, 4));
