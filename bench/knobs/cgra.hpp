@@ -104,7 +104,9 @@ inline void declare_sensors(problem& p, const architecture& a, double work) {
   // Data memory: the limits are known and the values measured even when allocation fails.
   p.require(memories <= a.memories());
   p.require(words <= a.memory_words);
-  // Instruction memory and compile time leave no measurement of their cause: proxies.
+  // Instruction memory and compile time leave no measurement of their cause: proxies, the front
+  // end's instruction estimate and the IR size (paper 004 section 4.1's example). Both are imperfect:
+  // placement adds moves, and routing effort also depends on congestion.
   p.proxy("instruction memory", instructions);
   p.proxy("compile time limit", ops);
 }
