@@ -47,15 +47,24 @@ settings parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("missing value after " + arg);
       return std::string(argv[++i]);
     };
-    if (arg == "--seeds") s.seeds = std::stoi(value());
-    else if (arg == "--first-seed") s.first_seed = std::stoi(value());
-    else if (arg == "--tests") s.tests = std::stoi(value());
-    else if (arg == "--only") s.only = value();
-    else if (arg == "--svg") s.svg = value();
-    else if (arg == "--map") s.map = true;
-    else if (arg == "--gabriel") s.gabriel = true;
-    else if (arg == "--candidates") s.candidates = std::stoi(value());
-    else throw std::runtime_error("unknown argument " + arg);
+    if (arg == "--seeds")
+      s.seeds = std::stoi(value());
+    else if (arg == "--first-seed")
+      s.first_seed = std::stoi(value());
+    else if (arg == "--tests")
+      s.tests = std::stoi(value());
+    else if (arg == "--only")
+      s.only = value();
+    else if (arg == "--svg")
+      s.svg = value();
+    else if (arg == "--map")
+      s.map = true;
+    else if (arg == "--gabriel")
+      s.gabriel = true;
+    else if (arg == "--candidates")
+      s.candidates = std::stoi(value());
+    else
+      throw std::runtime_error("unknown argument " + arg);
   }
   return s;
 }

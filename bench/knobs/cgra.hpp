@@ -52,13 +52,13 @@ inline std::vector<architecture> architectures() {
 
 /// What the compiler front end knows about one configuration of a kernel, and its run time.
 struct design {
-  double ops;                    // operations in the modulo-scheduled loop body (IR size)
-  double memories;               // data memories the buffers need
-  double words_per_memory;       // the largest buffer share of one memory
-  double instructions;           // front-end estimate of instructions per ALU (busiest ALU)
-  double initiation_interval;    // cycles per loop-body iteration
-  double compute_cycles;         // steady-state cycles
-  double overhead_cycles;        // fills, drains and reductions outside the steady state
+  double ops;                  // operations in the modulo-scheduled loop body (IR size)
+  double memories;             // data memories the buffers need
+  double words_per_memory;     // the largest buffer share of one memory
+  double instructions;         // front-end estimate of instructions per ALU (busiest ALU)
+  double initiation_interval;  // cycles per loop-body iteration
+  double compute_cycles;       // steady-state cycles
+  double overhead_cycles;      // fills, drains and reductions outside the steady state
 };
 
 /// A reproducible draw in [0, 1) for one configuration of one kernel (splitmix64 of the settings).

@@ -128,10 +128,13 @@ TEST_CASE("a time budget stops the search between tests") {
   problem p = resource_problem();
   search_options o;
   o.seconds = 0.05;
-  const auto r = search(p, [](const configuration& c) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return resource_evaluate(c);
-  }, o);
+  const auto r = search(
+      p,
+      [](const configuration& c) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return resource_evaluate(c);
+      },
+      o);
   CHECK(r.stopped_by_time);
   CHECK(r.history.size() >= 2);
   CHECK(r.history.size() <= 4);
@@ -147,9 +150,12 @@ TEST_CASE("a passing test that breaks a required constraint fails with the const
   p.require(speed >= 3);
   search_options o;
   o.tests = 10;
-  const auto r = search(p, [](const configuration& c) {
-    return outcome::pass({{"energy", double(c["n"])}, {"speed", double(c["n"])}});
-  }, o);
+  const auto r = search(
+      p,
+      [](const configuration& c) {
+        return outcome::pass({{"energy", double(c["n"])}, {"speed", double(c["n"])}});
+      },
+      o);
   for (const test_record& t : r.history) {
     const long n = t.config["n"];
     CHECK(t.result.passed == (n >= 3 && n <= 5));
@@ -165,7 +171,12 @@ TEST_CASE("minimising an objective keeps the smallest passing value as best") {
   p.minimize(p.add_sensor("time"));
   search_options o;
   o.tests = 11;
-  const auto r = search(p, [](const configuration& c) { return outcome::pass({{"time", 1.0 + double(c["n"] * c["n"])}}); }, o);
+  const auto r = search(
+      p,
+      [](const configuration& c) {
+        return outcome::pass({{"time", 1.0 + double(c["n"] * c["n"])}});
+      },
+      o);
   CHECK(*r.best_test()->quality == 1);
   CHECK(r.best_test()->config["n"] == 0);
 }

@@ -8,12 +8,12 @@
 namespace sadsl::knobs {
 
 class rng {
-public:
+ public:
   explicit rng(std::uint64_t seed) : engine_(seed) {}
   /// Uniform integer in [0, n), n > 0, without modulo bias (rejection of the short last bucket).
   std::uint64_t below(std::uint64_t n);
 
-private:
+ private:
   std::mt19937_64 engine_;
 };
 
