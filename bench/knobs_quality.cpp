@@ -2,9 +2,11 @@
 // do the full method, pseudorandom search and the search with trivial failure handling need to reach
 // 90% of the optimum? 11 seeds x 50 tests per space and method.
 //
-//   bench_knobs_quality [--seeds N] [--tests N] [--only TEXT] [--svg FILE] [--map] [--gabriel]
+//   bench_knobs_quality [--seeds N] [--first-seed N] [--tests N] [--only TEXT] [--svg FILE] [--map]
+//                       [--gabriel] [--candidates N]
 //
-// --gabriel uses the Gabriel-like neighbourhood instead of the 2 x knobs nearest tested points.
+// --gabriel uses the Gabriel-like neighbourhood instead of the 2 x knobs nearest tested points;
+// --candidates N scores N random candidates per step instead of 100.
 // --map prints each space's failure map instead (rows: second knob, columns: first knob; 0-9: decile
 // of normalised quality, D/I/T: data memory, instruction memory, compile time limit failures).
 // The last line is `tests-to-90%: full X, random Y, trivial Z`, medians over all spaces and seeds;
@@ -28,11 +30,13 @@ namespace {
 
 struct settings {
   int seeds = 11;
+  int first_seed = 1;
   int tests = 50;
   std::string only;
   std::string svg;
   bool map = false;
   bool gabriel = false;
+  int candidates = 100;
 };
 
 settings parse(int argc, char** argv) {
@@ -43,13 +47,24 @@ settings parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("missing value after " + arg);
       return std::string(argv[++i]);
     };
-    if (arg == "--seeds") s.seeds = std::stoi(value());
-    else if (arg == "--tests") s.tests = std::stoi(value());
-    else if (arg == "--only") s.only = value();
-    else if (arg == "--svg") s.svg = value();
-    else if (arg == "--map") s.map = true;
-    else if (arg == "--gabriel") s.gabriel = true;
-    else throw std::runtime_error("unknown argument " + arg);
+    if (arg == "--seeds")
+      s.seeds = std::stoi(value());
+    else if (arg == "--first-seed")
+      s.first_seed = std::stoi(value());
+    else if (arg == "--tests")
+      s.tests = std::stoi(value());
+    else if (arg == "--only")
+      s.only = value();
+    else if (arg == "--svg")
+      s.svg = value();
+    else if (arg == "--map")
+      s.map = true;
+    else if (arg == "--gabriel")
+      s.gabriel = true;
+    else if (arg == "--candidates")
+      s.candidates = std::stoi(value());
+    else
+      throw std::runtime_error("unknown argument " + arg);
   }
   return s;
 }
@@ -120,12 +135,13 @@ space_runs run_space(const test_space& s, const settings& cfg) {
   const double best = optimum(s);
   space_runs runs;
   for (int m = 0; m < 3; ++m)
-    for (int seed = 1; seed <= cfg.seeds; ++seed) {
+    for (int seed = cfg.first_seed; seed < cfg.first_seed + cfg.seeds; ++seed) {
       search_options o;
       o.tests = cfg.tests;
       o.seed = static_cast<std::uint64_t>(seed);
       o.strategy = methods[m].strategy;
       if (cfg.gabriel) o.neighbours = neighbourhood::gabriel;
+      o.candidates = cfg.candidates;
       const search_result r = search(s.tuning, s.evaluate, o);
       runs.curves[m].push_back(running_best(r, best, s.tuning.maximizing(), cfg.tests));
     }

@@ -52,13 +52,13 @@ inline std::vector<architecture> architectures() {
 
 /// What the compiler front end knows about one configuration of a kernel, and its run time.
 struct design {
-  double ops;                    // operations in the modulo-scheduled loop body (IR size)
-  double memories;               // data memories the buffers need
-  double words_per_memory;       // the largest buffer share of one memory
-  double instructions;           // front-end estimate of instructions per ALU (busiest ALU)
-  double initiation_interval;    // cycles per loop-body iteration
-  double compute_cycles;         // steady-state cycles
-  double overhead_cycles;        // fills, drains and reductions outside the steady state
+  double ops;                  // operations in the modulo-scheduled loop body (IR size)
+  double memories;             // data memories the buffers need
+  double words_per_memory;     // the largest buffer share of one memory
+  double instructions;         // front-end estimate of instructions per ALU (busiest ALU)
+  double initiation_interval;  // cycles per loop-body iteration
+  double compute_cycles;       // steady-state cycles
+  double overhead_cycles;      // fills, drains and reductions outside the steady state
 };
 
 /// A reproducible draw in [0, 1) for one configuration of one kernel (splitmix64 of the settings).
@@ -104,7 +104,9 @@ inline void declare_sensors(problem& p, const architecture& a, double work) {
   // Data memory: the limits are known and the values measured even when allocation fails.
   p.require(memories <= a.memories());
   p.require(words <= a.memory_words);
-  // Instruction memory and compile time leave no measurement of their cause: proxies.
+  // Instruction memory and compile time leave no measurement of their cause: proxies, the front
+  // end's instruction estimate and the IR size (paper 004 section 4.1's example). Both are imperfect:
+  // placement adds moves, and routing effort also depends on congestion.
   p.proxy("instruction memory", instructions);
   p.proxy("compile time limit", ops);
 }

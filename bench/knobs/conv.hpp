@@ -34,8 +34,8 @@ inline design conv_design(const architecture& a, double pixels, double buffer) {
 }
 
 inline test_space conv_space(const architecture& a) {
-  return kernel_space("conv2d", a, knob::range("pixels", 1, 64), knob::range("buffer", 16, 720, 16),
-                      480.0 * 720 * 25, conv_design, 37);
+  return kernel_space("conv2d", a, knob::range("pixels", 1, 64), knob::range("buffer", 16, 720, 16), 480.0 * 720 * 25,
+                      conv_design, 37);
 }
 
 }  // namespace sadsl::knobs::bench

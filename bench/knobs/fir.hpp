@@ -11,7 +11,7 @@ inline design fir_design(const architecture& a, double banks, double accesses) {
   constexpr double outputs = 8192, taps = 1024;
   const double taps_per_bank = ceil_div(taps, banks);
   const double banks_per_cluster = ceil_div(banks, a.clusters);
-  const double ops_per_bank = 2 * accesses + 1;  // multiply + add per access, one address update
+  const double ops_per_bank = 2 * accesses + 1;               // multiply + add per access, one address update
   const double ops = banks * ops_per_bank + (banks - 1) + 4;  // + partial-sum reduction, loop control
   const double cluster_slots = ceil_div(banks_per_cluster * ops_per_bank, a.alus_per_cluster);
   // A bank's operations stay in its memory's cluster; a dual-ported memory serves 2 reads a cycle.
@@ -20,7 +20,7 @@ inline design fir_design(const architecture& a, double banks, double accesses) {
   const double reduction_depth = std::ceil(std::log2(banks));
   design d;
   d.ops = ops;
-  d.memories = banks + 2;                 // one per bank + input and output stream buffers
+  d.memories = banks + 2;                  // one per bank + input and output stream buffers
   d.words_per_memory = 2 * taps_per_bank;  // coefficients + the bank's slice of the input window
   d.instructions = cluster_slots + 1 + 2;  // + one reduction add, + loop control
   d.initiation_interval = ii;
@@ -32,8 +32,8 @@ inline design fir_design(const architecture& a, double banks, double accesses) {
 }
 
 inline test_space fir_space(const architecture& a) {
-  return kernel_space("fir", a, knob::range("banks", 1, 128), knob::range("accesses", 1, 32),
-                      8192.0 * 1024, fir_design, 11);
+  return kernel_space("fir", a, knob::range("banks", 1, 128), knob::range("accesses", 1, 32), 8192.0 * 1024, fir_design,
+                      11);
 }
 
 }  // namespace sadsl::knobs::bench

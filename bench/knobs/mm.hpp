@@ -13,7 +13,7 @@ inline design mm_design(const architecture& a, double r, double s) {
   constexpr double n = 1000, kc = 128;
   const double words = r * s + 2 * kc * (r + s);  // accumulators + double-buffered stripe chunks
   const double memories = ceil_div(words, a.memory_words);
-  const double ops = 2 * r * s + (r + s) + 6;     // MACs, operand fan-out moves, loop control
+  const double ops = 2 * r * s + (r + s) + 6;  // MACs, operand fan-out moves, loop control
   const double compute_slots = ceil_div(2 * r * s, a.alus());
   const double io_slots = ceil_div(r + s, a.stream_ports());
   // Accumulators: a read and a write per MAC on dual-ported memories.
@@ -34,8 +34,7 @@ inline design mm_design(const architecture& a, double r, double s) {
 }
 
 inline test_space mm_space(const architecture& a) {
-  return kernel_space("mm", a, knob::range("rows", 1, 64), knob::range("cols", 1, 64),
-                      1e9, mm_design, 23);
+  return kernel_space("mm", a, knob::range("rows", 1, 64), knob::range("cols", 1, 64), 1e9, mm_design, 23);
 }
 
 }  // namespace sadsl::knobs::bench

@@ -11,7 +11,7 @@ namespace sadsl::knobs::bench {
 
 inline design smith_waterman_design(const architecture& a, double swath, double share) {
   constexpr double query = 1200, database = 50000, table_words = 200;  // 20 x 20 bytes, 2 per word
-  constexpr double ops_per_cell = 10;  // 3 gap adds, 4 max, substitution add, 2 moves
+  constexpr double ops_per_cell = 10;                                  // 3 gap adds, 4 max, substitution add, 2 moves
   const double tables = ceil_div(swath, share);
   const double columns_per_cluster = ceil_div(swath, a.clusters);
   const double cluster_slots = ceil_div(ops_per_cell * columns_per_cluster, a.alus_per_cluster);
@@ -20,7 +20,7 @@ inline design smith_waterman_design(const architecture& a, double swath, double 
   const double swaths = ceil_div(query, swath);
   design d;
   d.ops = ops;
-  d.memories = tables + 2;  // table copies + boundary-row stream buffers
+  d.memories = tables + 2;                       // table copies + boundary-row stream buffers
   d.words_per_memory = table_words + 2 * share;  // the table + the sharing columns' boundary cells
   d.instructions = cluster_slots + 2;
   d.initiation_interval = ii;
@@ -32,8 +32,8 @@ inline design smith_waterman_design(const architecture& a, double swath, double 
 
 // Data-dependent max chains make routing to timing harder than for the multiply-add kernels.
 inline test_space smith_waterman_space(const architecture& a) {
-  return kernel_space("smith-waterman", a, knob::range("swath", 1, 128), knob::range("share", 1, 32),
-                      1200.0 * 50000, smith_waterman_design, 41, 3.0);
+  return kernel_space("smith-waterman", a, knob::range("swath", 1, 128), knob::range("share", 1, 32), 1200.0 * 50000,
+                      smith_waterman_design, 41, 3.0);
 }
 
 }  // namespace sadsl::knobs::bench

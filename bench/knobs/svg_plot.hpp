@@ -16,7 +16,7 @@ struct plot_series {
 };
 
 class quality_plot {
-public:
+ public:
   explicit quality_plot(int tests) : tests_(tests) {}
 
   std::string render(const std::vector<plot_series>& series, const std::string& title) const {
@@ -31,7 +31,7 @@ public:
     return svg + "</svg>\n";
   }
 
-private:
+ private:
   static constexpr int width = 640, height = 420, left = 60, right = 20, top = 35, bottom = 50;
 
   double x(double test) const { return left + (test - 1) / (tests_ - 1) * (width - left - right); }
@@ -46,13 +46,14 @@ private:
       out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{:.1f}</text>\n", left - 6, y(q) + 4, q);
     }
     for (int t = 10; t <= tests_; t += 10)
-      out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x(t), height - bottom + 18, t);
+      out +=
+          fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x(t), height - bottom + 18, t);
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">tests</text>\n", width / 2, height - 10);
     out += fmt::format(
         "<text transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">best quality / optimum</text>\n",
         height / 2);
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n", left, top,
-                       width - left - right, height - top - bottom);
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n", left,
+                       top, width - left - right, height - top - bottom);
     return out;
   }
 
@@ -71,8 +72,8 @@ private:
   }
 
   std::string line(const std::vector<double>& values, const std::string& colour) const {
-    return fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", points(values, false),
-                       colour);
+    return fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                       points(values, false), colour);
   }
 
   std::string legend(const std::vector<plot_series>& series) const {

@@ -26,11 +26,14 @@ TEST_CASE("bad knob declarations") {
   CHECK_THROWS_AS(knob::range("banks", 8, 4), error);
   CHECK_THROWS_WITH(knob::range("banks", 8, 4), "knob 'banks': range 8..4 is empty (lo > hi)");
   CHECK_THROWS_WITH(knob::range("banks", 1, 4, 0), "knob 'banks': step must be at least 1, got 0");
-  CHECK_THROWS_WITH(knob::power_of_two("tile", 3, 16), "knob 'tile': power-of-two range needs powers of two 1 <= lo <= hi, got 3..16");
-  CHECK_THROWS_WITH(knob::power_of_two("tile", 16, 4), "knob 'tile': power-of-two range needs powers of two 1 <= lo <= hi, got 16..4");
+  CHECK_THROWS_WITH(knob::power_of_two("tile", 3, 16),
+                    "knob 'tile': power-of-two range needs powers of two 1 <= lo <= hi, got 3..16");
+  CHECK_THROWS_WITH(knob::power_of_two("tile", 16, 4),
+                    "knob 'tile': power-of-two range needs powers of two 1 <= lo <= hi, got 16..4");
   CHECK_THROWS_WITH(knob::enumeration("layout", {}), "knob 'layout': an enumeration needs at least one label");
   CHECK_THROWS_WITH(knob::enumeration("layout", {"row", "col", "row"}), "knob 'layout': label 'row' appears twice");
-  CHECK_THROWS_WITH(knob::range("banks", 1, 4).scale(0), "knob 'banks': distance scale must be a positive number, got 0.000000");
+  CHECK_THROWS_WITH(knob::range("banks", 1, 4).scale(0),
+                    "knob 'banks': distance scale must be a positive number, got 0.000000");
   CHECK_THROWS_WITH(knob::range("", 1, 4), "a knob name must not be empty");
 }
 
@@ -45,6 +48,10 @@ TEST_CASE("bad problem declarations") {
   CHECK_THROWS_WITH(sensor("cycles") <= std::numeric_limits<double>::infinity(),
                     "constraint on 'cycles': the limit must be finite");
   CHECK_THROWS_WITH(outcome::fail(""), "a failed outcome needs a failure kind (e.g. \"compile time limit\")");
+  constraint unnamed = sensor("cycles") <= 10;
+  CHECK(unnamed.name == "cycles <= 10");
+  unnamed.name.clear();
+  CHECK_THROWS_WITH(p.require(unnamed), "constraint on 'cycles' needs a name");
 }
 
 TEST_CASE("ill-formed problems are refused when a search starts") {
@@ -56,16 +63,18 @@ TEST_CASE("ill-formed problems are refused when a search starts") {
 
   problem p = one_knob();
   p.maximize(sensor("throughput"));
-  CHECK_THROWS_WITH(search(p, cycles),
-                    "objective 'throughput' reads sensor 'throughput', which is not declared (declared sensors: cycles)");
+  CHECK_THROWS_WITH(
+      search(p, cycles),
+      "objective 'throughput' reads sensor 'throughput', which is not declared (declared sensors: cycles)");
   problem q = one_knob();
   q.require(sensor("dsp") <= 10);
   CHECK_THROWS_WITH(search(q, cycles),
                     "constraint 'dsp <= 10' reads sensor 'dsp', which is not declared (declared sensors: cycles)");
   problem r = one_knob();
   r.proxy("timeout", sensor("ir_size"));
-  CHECK_THROWS_WITH(search(r, cycles),
-                    "proxy 'ir_size' of 'timeout' reads sensor 'ir_size', which is not declared (declared sensors: cycles)");
+  CHECK_THROWS_WITH(
+      search(r, cycles),
+      "proxy 'ir_size' of 'timeout' reads sensor 'ir_size', which is not declared (declared sensors: cycles)");
 }
 
 TEST_CASE("bad search options") {
@@ -86,18 +95,40 @@ TEST_CASE("malformed outcomes name the configuration and the sensor") {
   o.tests = 1;
   o.seed = 3;
   const auto first = search(p, cycles, o).history.front().config.to_string();
-  CHECK_THROWS_WITH(search(p, [](const configuration&) { return outcome::pass({{"cycels", 1.0}}); }, o),
+  CHECK_THROWS_WITH(search(
+                        p,
+                        [](const configuration&) {
+                          return outcome::pass({{"cycels", 1.0}});
+                        },
+                        o),
                     "evaluation of " + first + " reported sensor 'cycels', which is not declared");
-  CHECK_THROWS_WITH(search(p, [](const configuration&) { return outcome::pass({}); }, o),
+  CHECK_THROWS_WITH(search(
+                        p, [](const configuration&) { return outcome::pass({}); }, o),
                     "evaluation of " + first + " passed but lacks a sensor read by objective 'cycles'");
-  CHECK_THROWS_WITH(search(p, [](const configuration&) { return outcome::pass({{"cycles", std::nan("")}}); }, o),
+  CHECK_THROWS_WITH(search(
+                        p,
+                        [](const configuration&) {
+                          return outcome::pass({{"cycles", std::nan("")}});
+                        },
+                        o),
                     "evaluation of " + first + " reported a non-finite value for sensor 'cycles'");
+
+  problem limited = one_knob();
+  limited.add_sensor("energy");
+  limited.require(sensor("energy") >= 1);
+  CHECK_THROWS_WITH(search(limited, cycles, o),
+                    "evaluation of " + first + " passed but lacks a sensor read by constraint 'energy'");
 
   problem ratio;
   ratio.add_knob(knob::range("banks", 1, 4));
   const feature ops = ratio.add_sensor("ops"), time = ratio.add_sensor("time");
   ratio.maximize(ops / time);
-  CHECK_THROWS_WITH(search(ratio, [](const configuration&) { return outcome::pass({{"ops", 1.0}, {"time", 0.0}}); }, o),
+  CHECK_THROWS_WITH(search(
+                        ratio,
+                        [](const configuration&) {
+                          return outcome::pass({{"ops", 1.0}, {"time", 0.0}});
+                        },
+                        o),
                     "objective 'ops / time' is not finite at " + first);
 }
 
@@ -108,8 +139,18 @@ TEST_CASE("configurations refuse unknown knobs and non-enumeration labels") {
   p.maximize(p.add_sensor("speed"));
   search_options o;
   o.tests = 1;
-  CHECK_THROWS_WITH(search(p, [](const configuration& c) { return outcome::pass({{"speed", double(c["bank"])}}); }, o),
+  CHECK_THROWS_WITH(search(
+                        p,
+                        [](const configuration& c) {
+                          return outcome::pass({{"speed", double(c["bank"])}});
+                        },
+                        o),
                     "configuration has no knob 'bank' (knobs: banks, layout)");
-  CHECK_THROWS_WITH(search(p, [](const configuration& c) { return outcome::pass({{"speed", double(c.label("banks").size())}}); }, o),
+  CHECK_THROWS_WITH(search(
+                        p,
+                        [](const configuration& c) {
+                          return outcome::pass({{"speed", double(c.label("banks").size())}});
+                        },
+                        o),
                     "knob 'banks' is not an enumeration; read its value with [\"banks\"]");
 }

@@ -1,6 +1,8 @@
 // The complete example of docs/knobs.md, compiled and run (keep the two in step).
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 // ---- docs/knobs.md example begins ----
@@ -77,4 +79,29 @@ TEST_CASE("the documentation's example tunes the dot-product engine") {
           optimum = std::max(optimum, double(1 << 20) / o.sensors.at("cycles"));
       }
   CHECK(*r.best_test()->quality >= 0.9 * optimum);
+}
+
+namespace {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string between(const std::string& text, const std::string& begin, const std::string& end) {
+  const auto from = text.find(begin);
+  REQUIRE(from != std::string::npos);
+  const auto to = text.find(end, from + begin.size());
+  REQUIRE(to != std::string::npos);
+  return text.substr(from + begin.size(), to - from - begin.size());
+}
+}  // namespace
+
+TEST_CASE("docs/knobs.md shows exactly this example") {
+  const std::string test = read_file(SADSL_SOURCE_DIR "/tests/knobs/example_test.cpp");
+  const std::string doc = read_file(SADSL_SOURCE_DIR "/docs/knobs.md");
+  const std::string example =
+      between(test, "// ---- docs/knobs.md example begins ----\n", "// ---- docs/knobs.md example ends");
+  const std::string shown = between(doc, "```cpp\n", "int main() { tune_dot_product(std::cout); }\n```");
+  CHECK(shown == example + "\n");  // the doc adds a blank line before main()
 }

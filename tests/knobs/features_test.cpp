@@ -74,8 +74,9 @@ TEST_CASE("printing keeps the parentheses that change the meaning") {
 
 TEST_CASE("a feature reading an undeclared sensor is reported with its role") {
   const feature f = sensor("cycles") + sensor("cylces");
-  CHECK_THROWS_WITH(bound_feature(f, {"cycles"}, "objective 'cycles + cylces'"),
-                    "objective 'cycles + cylces' reads sensor 'cylces', which is not declared (declared sensors: cycles)");
+  CHECK_THROWS_WITH(
+      bound_feature(f, {"cycles"}, "objective 'cycles + cylces'"),
+      "objective 'cycles + cylces' reads sensor 'cylces', which is not declared (declared sensors: cycles)");
   CHECK_THROWS_WITH(sensor(""), "a sensor name must not be empty");
 }
 

@@ -46,7 +46,8 @@ std::vector<configuration> by_rejection(search_state& s, std::size_t count) {
   const std::vector<knob>& knobs = *s.problem.knobs;
   for (std::size_t attempt = 0; attempt < 50 * count && out.size() < count; ++attempt) {
     std::vector<std::uint32_t> settings(knobs.size());
-    for (std::size_t i = 0; i < knobs.size(); ++i) settings[i] = static_cast<std::uint32_t>(s.random.below(knobs[i].size()));
+    for (std::size_t i = 0; i < knobs.size(); ++i)
+      settings[i] = static_cast<std::uint32_t>(s.random.below(knobs[i].size()));
     if (s.tested.contains(settings) || !chosen.insert(settings).second) continue;
     out.emplace_back(s.problem.knobs, std::move(settings));
   }

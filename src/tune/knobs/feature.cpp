@@ -19,10 +19,14 @@ using node = feature::node;
 
 char symbol(node::kind k) {
   switch (k) {
-    case node::kind::add: return '+';
-    case node::kind::sub: return '-';
-    case node::kind::mul: return '*';
-    default: return '/';
+    case node::kind::add:
+      return '+';
+    case node::kind::sub:
+      return '-';
+    case node::kind::mul:
+      return '*';
+    default:
+      return '/';
   }
 }
 
@@ -38,7 +42,10 @@ std::string print(const node& n);
 std::string print_operand(const node& operand, int parent, bool right_of_noncommutative) {
   const int p = precedence(operand);
   const bool parens = p < parent || (p == parent && right_of_noncommutative);
-  return parens ? "(" + print(operand) + ")" : print(operand);
+  if (!parens) return print(operand);
+  std::string text = "(";  // appended, not prepended: gcc 12 warns falsely (-Wrestrict) on "(" + string&&
+  text += print(operand);
+  return text + ")";
 }
 
 std::string print(const node& n) {
@@ -65,7 +72,10 @@ void collect_sensors(const node& n, std::vector<std::string>& out) {
 
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  for (const auto& name : names) {
+    if (!text.empty()) text += ", ";
+    text += name;
+  }
   return text.empty() ? "(none)" : text;
 }
 }  // namespace
@@ -107,15 +117,18 @@ void bound_feature::compile(const feature::node& n, const std::vector<std::strin
     case node::kind::sensor: {
       const auto it = std::find(declared.begin(), declared.end(), n.name);
       if (it == declared.end())
-        throw error(role + " reads sensor '" + n.name + "', which is not declared (declared sensors: " +
-                    joined(declared) + ")");
+        throw error(role + " reads sensor '" + n.name +
+                    "', which is not declared (declared sensors: " + joined(declared) + ")");
       const int index = static_cast<int>(it - declared.begin());
       if (std::find(used_.begin(), used_.end(), index) == used_.end()) used_.push_back(index);
       program_.push_back({op::sensor, index, 0});
       return;
     }
-    case node::kind::constant: program_.push_back({op::constant, -1, n.constant}); return;
-    default: break;
+    case node::kind::constant:
+      program_.push_back({op::constant, -1, n.constant});
+      return;
+    default:
+      break;
   }
   compile(*n.left, declared, role);
   compile(*n.right, declared, role);
@@ -136,12 +149,17 @@ T bound_feature::run(Leaf leaf) const {
     const T b = stack.back();
     stack.pop_back();
     T& a = stack.back();
-    if (s.kind == op::add) a = a + b;
-    else if (s.kind == op::sub) a = a - b;
-    else if (s.kind == op::mul) a = a * b;
-    else a = a / b;
+    if (s.kind == op::add)
+      a = a + b;
+    else if (s.kind == op::sub)
+      a = a - b;
+    else if (s.kind == op::mul)
+      a = a * b;
+    else
+      a = a / b;
   }
-  SADSL_INTERNAL_ASSERT(stack.size() == 1, "derived-feature program leaves " + std::to_string(stack.size()) + " values");
+  SADSL_INTERNAL_ASSERT(stack.size() == 1,
+                        "derived-feature program leaves " + std::to_string(stack.size()) + " values");
   return stack.back();
 }
 
@@ -150,7 +168,8 @@ double bound_feature::evaluate(std::span<const double> values) const {
 }
 
 normal bound_feature::evaluate(std::span<const normal> predictions) const {
-  return run<normal>([&](const step& s) { return s.kind == op::constant ? exactly(s.constant) : predictions[s.sensor]; });
+  return run<normal>(
+      [&](const step& s) { return s.kind == op::constant ? exactly(s.constant) : predictions[s.sensor]; });
 }
 
 }  // namespace sadsl::knobs

@@ -50,7 +50,9 @@ double probability_below(const normal& x, const normal& limit) {
 
 double probability_above(const normal& x, double target) { return probability_negative(target - x.mean, x.variance); }
 
-double log_probability_below(const normal& x, double limit) { return log_probability_negative(x.mean - limit, x.variance); }
+double log_probability_below(const normal& x, double limit) {
+  return log_probability_negative(x.mean - limit, x.variance);
+}
 
 double log_probability_below(const normal& x, const normal& limit) {
   return log_probability_negative(x.mean - limit.mean, x.variance + limit.variance);

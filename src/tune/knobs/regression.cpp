@@ -24,7 +24,7 @@ struct neighbour {
 }  // namespace
 
 struct regression::impl {
-  Eigen::MatrixXd points;     // one row per tested point
+  Eigen::MatrixXd points;  // one row per tested point
   Eigen::VectorXd values;
   Eigen::MatrixXd gradients;  // one row per tested point
   neighbourhood kind;
@@ -154,7 +154,8 @@ regression::regression(regression&&) noexcept = default;
 regression& regression::operator=(regression&&) noexcept = default;
 
 normal regression::predict(std::span<const double> point) const {
-  SADSL_INTERNAL_ASSERT(static_cast<Eigen::Index>(point.size()) == impl_->points.cols(), "prediction point of wrong dimension");
+  SADSL_INTERNAL_ASSERT(static_cast<Eigen::Index>(point.size()) == impl_->points.cols(),
+                        "prediction point of wrong dimension");
   return impl_->predict(Eigen::Map<const Eigen::VectorXd>(point.data(), static_cast<Eigen::Index>(point.size())));
 }
 

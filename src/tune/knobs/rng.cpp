@@ -15,6 +15,4 @@ std::uint64_t rng::below(std::uint64_t n) {
   return draw % n;
 }
 
-double rng::unit() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
-
 }  // namespace sadsl::knobs

@@ -63,7 +63,8 @@ std::optional<normal> proxy_cutoff(const search_state& s, const bound_proxy& p) 
     const double v = p.proxy.evaluate(s.points[i].sensors);
     if (std::isnan(v)) continue;
     const outcome& o = s.result.history[i].result;
-    if (!o.passed && o.failure_kind == p.failure_kind) failed.push_back(v);
+    if (!o.passed && o.failure_kind == p.failure_kind)
+      failed.push_back(v);
     else if (o.passed || std::find(o.cleared.begin(), o.cleared.end(), p.failure_kind) != o.cleared.end())
       passed.push_back(v);
   }
@@ -87,7 +88,8 @@ double evenness(search_state& s) {
   const std::vector<knob>& knobs = *s.problem.knobs;
   for (std::size_t n = 0; n < tested.size(); ++n) {
     std::vector<std::uint32_t> settings(knobs.size());
-    for (std::size_t i = 0; i < knobs.size(); ++i) settings[i] = static_cast<std::uint32_t>(s.random.below(knobs[i].size()));
+    for (std::size_t i = 0; i < knobs.size(); ++i)
+      settings[i] = static_cast<std::uint32_t>(s.random.below(knobs[i].size()));
     reference.push_back(configuration(s.problem.knobs, settings).coordinates());
   }
   const double expected = mean_nearest_distance(reference);
@@ -140,7 +142,7 @@ struct scorer {
   search_state& s;
   bool trivial;
   models sensors;
-  std::optional<regression> trivial_quality;  // trivial failures: one regression of quality
+  std::optional<regression> trivial_quality;   // trivial failures: one regression of quality
   std::vector<std::optional<normal>> cutoffs;  // per proxy
   std::optional<double> target;
   double success_scale = 1.0;
@@ -173,7 +175,8 @@ struct scorer {
   // log P(quality > target); 0 (certainty) while nothing has passed or quality cannot be predicted.
   double log_quality_probability(const std::vector<double>& at) const {
     if (!target) return 0;
-    std::optional<normal> q = trivial ? std::optional<normal>(trivial_quality->predict(at)) : predict(s.problem.objective, sensors, at);
+    std::optional<normal> q =
+        trivial ? std::optional<normal>(trivial_quality->predict(at)) : predict(s.problem.objective, sensors, at);
     if (!q) return 0;
     if (!trivial && !s.problem.maximizing) q->mean = -q->mean;
     return log_probability_above(*q, *target);
@@ -189,7 +192,8 @@ struct scorer {
         p = std::min(p, c.at_most ? log_probability_below(*v, c.limit) : log_probability_above(*v, c.limit));
     for (std::size_t i = 0; i < s.problem.proxies.size(); ++i)
       if (cutoffs[i])
-        if (auto v = predict(s.problem.proxies[i].proxy, sensors, at)) p = std::min(p, log_probability_below(*v, *cutoffs[i]));
+        if (auto v = predict(s.problem.proxies[i].proxy, sensors, at))
+          p = std::min(p, log_probability_below(*v, *cutoffs[i]));
     return success_scale * p;
   }
 };

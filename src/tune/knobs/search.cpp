@@ -14,12 +14,19 @@ namespace detail {
 bound_problem bind(const problem& p) {
   if (p.knobs().empty()) throw error("tuning problem has no knobs");
   if (!p.objective()) throw error("tuning problem has no objective (call maximize or minimize)");
-  bound_problem b{std::make_shared<const std::vector<knob>>(p.knobs()), p.sensors(),
-                  bound_feature(*p.objective(), p.sensors(), "objective '" + p.objective()->to_string() + "'"), p.maximizing(), {}, {}};
+  bound_problem b{std::make_shared<const std::vector<knob>>(p.knobs()),
+                  p.sensors(),
+                  bound_feature(*p.objective(), p.sensors(), "objective '" + p.objective()->to_string() + "'"),
+                  p.maximizing(),
+                  {},
+                  {}};
   for (const constraint& c : p.constraints())
-    b.constraints.push_back({bound_feature(c.value, p.sensors(), "constraint '" + c.name + "'"), c.limit, c.at_most, c.name});
+    b.constraints.push_back(
+        {bound_feature(c.value, p.sensors(), "constraint '" + c.name + "'"), c.limit, c.at_most, c.name});
   for (const proxy_constraint& pc : p.proxies())
-    b.proxies.push_back({pc.failure_kind, bound_feature(pc.proxy, p.sensors(), "proxy '" + pc.proxy.to_string() + "' of '" + pc.failure_kind + "'")});
+    b.proxies.push_back(
+        {pc.failure_kind,
+         bound_feature(pc.proxy, p.sensors(), "proxy '" + pc.proxy.to_string() + "' of '" + pc.failure_kind + "'")});
   return b;
 }
 
@@ -41,7 +48,9 @@ std::vector<double> measured_sensors(const bound_problem& b, const configuration
 double required_value(const bound_feature& f, const std::vector<double>& sensors, const configuration& c,
                       const std::string& role) {
   const double v = f.evaluate(sensors);
-  if (std::isnan(v)) throw error("evaluation of " + c.to_string() + " passed but lacks a sensor read by " + role + " '" + f.text() + "'");
+  if (std::isnan(v))
+    throw error("evaluation of " + c.to_string() + " passed but lacks a sensor read by " + role + " '" + f.text() +
+                "'");
   if (!std::isfinite(v)) throw error(role + " '" + f.text() + "' is not finite at " + c.to_string());
   return v;
 }
@@ -93,7 +102,8 @@ std::optional<configuration> next_configuration(search_state& s) {
 void check_options(const search_options& o) {
   if (o.tests < 1) throw error("search options: tests must be at least 1, got " + std::to_string(o.tests));
   if (!(o.seconds > 0)) throw error("search options: seconds must be positive");
-  if (o.candidates < 1) throw error("search options: candidates must be at least 1, got " + std::to_string(o.candidates));
+  if (o.candidates < 1)
+    throw error("search options: candidates must be at least 1, got " + std::to_string(o.candidates));
 }
 }  // namespace
 }  // namespace detail

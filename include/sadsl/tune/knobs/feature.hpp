@@ -13,7 +13,7 @@
 namespace sadsl::knobs {
 
 class feature {
-public:
+ public:
   /// A constant (implicit, so `2.0 * sensor("t")` reads naturally).
   feature(double constant);
   /// The sensor called `name`; it must be declared with problem::add_sensor before a search.
@@ -31,7 +31,7 @@ public:
 
   struct node;  // expression node (defined in feature.cpp)
 
-private:
+ private:
   explicit feature(std::shared_ptr<const node> root) : root_(std::move(root)) {}
   std::shared_ptr<const node> root_;
   friend class bound_feature;
@@ -43,7 +43,7 @@ inline feature sensor(std::string name) { return feature::sensor(std::move(name)
 /// A feature whose sensor names are resolved to indices in a list of declared sensors: a postfix
 /// program evaluated on measured values or on predictions.
 class bound_feature {
-public:
+ public:
   /// Throws sadsl::error naming `role` (e.g. "objective 'ops / t'") if the feature reads an undeclared sensor.
   bound_feature(const feature& f, const std::vector<std::string>& declared_sensors, const std::string& role);
 
@@ -55,14 +55,15 @@ public:
   const std::vector<int>& sensor_indices() const { return used_; }
   const std::string& text() const { return text_; }
 
-private:
+ private:
   enum class op { sensor, constant, add, sub, mul, div };
   struct step {
     op kind;
     int sensor = -1;
     double constant = 0;
   };
-  template <class T, class Leaf> T run(Leaf leaf) const;
+  template <class T, class Leaf>
+  T run(Leaf leaf) const;
   void compile(const feature::node& n, const std::vector<std::string>& declared, const std::string& role);
 
   std::vector<step> program_;

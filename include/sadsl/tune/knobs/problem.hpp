@@ -33,9 +33,9 @@ struct proxy_constraint {
 /// What evaluating one configuration produced.
 struct outcome {
   bool passed = false;
-  std::string failure_kind;                // empty if passed
-  std::map<std::string, double> sensors;   // measured values (a failure may still report some)
-  std::vector<std::string> cleared;        // failure kinds a failed test is known to have got past
+  std::string failure_kind;               // empty if passed
+  std::map<std::string, double> sensors;  // measured values (a failure may still report some)
+  std::vector<std::string> cleared;       // failure kinds a failed test is known to have got past
 
   static outcome pass(std::map<std::string, double> sensors);
   static outcome fail(std::string kind, std::map<std::string, double> sensors = {},
@@ -43,7 +43,7 @@ struct outcome {
 };
 
 class problem {
-public:
+ public:
   /// Adds a knob; throws sadsl::error if its name is taken.
   problem& add_knob(knob k);
   /// Declares a sensor and returns it as a feature; throws sadsl::error on a repeated name.
@@ -64,7 +64,7 @@ public:
   /// The number of configurations (as a double: it can exceed 2^64).
   double size() const;
 
-private:
+ private:
   std::vector<knob> knobs_;
   std::vector<std::string> sensors_;
   std::optional<feature> objective_;

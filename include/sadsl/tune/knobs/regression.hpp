@@ -28,7 +28,7 @@ enum class neighbourhood {
 };
 
 class regression {
-public:
+ public:
   /// points[i] are scaled coordinates (all the same dimension), values[i] the measurement there.
   regression(std::vector<std::vector<double>> points, std::vector<double> values, neighbourhood kind);
   ~regression();
@@ -41,7 +41,7 @@ public:
   std::vector<double> gradient(std::size_t sample) const;
   std::size_t samples() const;
 
-private:
+ private:
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -8,14 +8,12 @@
 namespace sadsl::knobs {
 
 class rng {
-public:
+ public:
   explicit rng(std::uint64_t seed) : engine_(seed) {}
   /// Uniform integer in [0, n), n > 0, without modulo bias (rejection of the short last bucket).
   std::uint64_t below(std::uint64_t n);
-  /// Uniform double in [0, 1) with 53 random bits.
-  double unit();
 
-private:
+ private:
   std::mt19937_64 engine_;
 };
 

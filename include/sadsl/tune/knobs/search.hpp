@@ -21,8 +21,8 @@ enum class method {
 };
 
 struct search_options {
-  int tests = 50;                                              // stop after this many tests
-  double seconds = std::numeric_limits<double>::infinity();    // or when this much time has passed
+  int tests = 50;                                            // stop after this many tests
+  double seconds = std::numeric_limits<double>::infinity();  // or when this much time has passed
   std::uint64_t seed = 1;
   method strategy = method::full;
   neighbourhood neighbours = neighbourhood::k_nearest;
@@ -33,9 +33,9 @@ struct search_options {
 /// One evaluated configuration.
 struct test_record {
   configuration config;
-  outcome result;                  // as returned, plus failures of `require` constraints
-  std::optional<double> quality;   // the objective's value if the test passed
-  double seconds = 0;              // time spent in the evaluator
+  outcome result;                 // as returned, plus failures of `require` constraints
+  std::optional<double> quality;  // the objective's value if the test passed
+  double seconds = 0;             // time spent in the evaluator
 };
 
 struct search_result {

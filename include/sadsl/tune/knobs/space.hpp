@@ -13,7 +13,7 @@
 namespace sadsl::knobs {
 
 class knob {
-public:
+ public:
   /// lo, lo+step, ..., up to hi. Throws sadsl::error if lo > hi or step < 1.
   static knob range(std::string name, long lo, long hi, long step = 1);
   /// lo, 2lo, 4lo, ..., hi; lo and hi must be powers of two with 1 <= lo <= hi.
@@ -34,7 +34,7 @@ public:
   /// The scaled coordinate of setting i used by distances.
   double coordinate(std::size_t i) const;
 
-private:
+ private:
   knob(std::string name, std::vector<long> values, bool logarithmic);
   std::string name_;
   std::vector<long> values_;
@@ -48,7 +48,7 @@ using knob_list = std::shared_ptr<const std::vector<knob>>;
 
 /// One setting of every knob, stored as setting indices.
 class configuration {
-public:
+ public:
   configuration(knob_list knobs, std::vector<std::uint32_t> settings);
 
   /// The value of the knob called `name` (for an enumeration: the position of its label).
@@ -65,7 +65,7 @@ public:
   const std::vector<knob>& knobs() const { return *knobs_; }
   bool operator==(const configuration& other) const { return settings_ == other.settings_; }
 
-private:
+ private:
   std::size_t knob_index(std::string_view name) const;
   knob_list knobs_;
   std::vector<std::uint32_t> settings_;
