@@ -2,14 +2,15 @@
 // The benchmark's spaces: one function per kernel, instantiated for each architecture. Knob ranges
 // are what a user declares without knowing the architecture's limits (up to the resources of the
 // largest architecture and beyond), so, as in paper 004 Figure 10, much of each space fails. To add a
-// space, write a function returning test_space objects and append it to `space_families` (e.g. the
-// sadsl/Odyssey MM performance-model space, where over-used DSP/BRAM fails).
+// space, write a function returning test_space objects and append it to `space_families`. The last
+// family is a real performance model: Odyssey's MM design, where over-used DSP/BRAM fails.
 #include <functional>
 #include <vector>
 
 #include "conv.hpp"
 #include "fir.hpp"
 #include "mm.hpp"
+#include "odyssey_mm.hpp"
 #include "smith_waterman.hpp"
 
 namespace sadsl::knobs::bench {
@@ -28,7 +29,7 @@ inline space_family on_every_architecture(test_space (*make)(const architecture&
 
 inline std::vector<space_family> space_families() {
   return {on_every_architecture(fir_space), on_every_architecture(mm_space), on_every_architecture(conv_space),
-          on_every_architecture(smith_waterman_space)};
+          on_every_architecture(smith_waterman_space), [] { return std::vector<test_space>{odyssey_mm_space()}; }};
 }
 
 inline std::vector<test_space> all_spaces() {

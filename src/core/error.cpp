@@ -11,7 +11,7 @@ std::string format_location(const std::source_location& where) {
 }
 
 error::error(const std::string& message, const std::source_location& where)
-    : std::runtime_error(format_location(where) + ": " + message) {}
+    : std::runtime_error(format_location(where).append(": ").append(message)) {}
 
 namespace detail {
 void internal_failure(const char* condition, const char* file, int line, const std::string& message) {
