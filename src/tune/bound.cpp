@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sadsl/error.hpp"
+#include "sadsl/model/interpreter.hpp"
 
 namespace sadsl::tune::detail {
 
@@ -32,6 +33,63 @@ bound_model::bound_model(const design_space& space, const model::expr& goal, std
     }
   }
   build_couplings();
+  build_cross_constraints();
+}
+
+void bound_model::build_cross_constraints() {
+  for (const model::constraint& c : space_.model().constraints) {
+    if (c.relation != model::constraint::kind::at_least && c.relation != model::constraint::kind::at_most) continue;
+    std::vector<std::size_t> loops = loops_of(c.lhs);
+    for (std::size_t l : loops_of(c.rhs))
+      if (std::find(loops.begin(), loops.end(), l) == loops.end()) loops.push_back(l);
+    if (loops.size() < 2) continue;  // single-loop constraints are applied to the chains
+    try {
+      int lhs = relax(c.lhs), rhs = relax(c.rhs);
+      if (nodes_[static_cast<std::size_t>(lhs)].type != lb_node::kind::monomial ||
+          nodes_[static_cast<std::size_t>(rhs)].type != lb_node::kind::monomial)
+        continue;
+      cross_constraints_.push_back({lhs, rhs, c.relation == model::constraint::kind::at_least});
+    } catch (const error&) {
+      // not expressible as monomials: the model checks it at evaluation
+    }
+  }
+}
+
+std::vector<bool> bound_model::legal_chains(std::size_t loop) {
+  const model::design_model& m = space_.model();
+  auto only_this_loop = [&](const model::expr& e) {
+    std::vector<std::size_t> loops = loops_of(e);
+    return loops.empty() || (loops.size() == 1 && loops[0] == loop);
+  };
+  std::vector<const model::constraint*> local;
+  for (const model::constraint& c : m.constraints)
+    if (only_this_loop(c.lhs) && only_this_loop(c.rhs)) local.push_back(&c);
+  std::vector<std::size_t> inferred;
+  for (std::size_t p = 0; p < m.params.size(); ++p)
+    if (m.params[p].inferred && only_this_loop(model::expr::parameter(p, m.params[p].name))) inferred.push_back(p);
+  const tiled_loop& tl = space_.loops()[loop];
+  std::size_t levels = tl.levels.size();
+  std::vector<double> params = space_.parameters(space_.smallest());
+  std::vector<bool> legal(space_.loop_chain_count(loop), true);
+  for (std::size_t c = 0; c < legal.size(); ++c) {
+    for (std::size_t level = 0; level < levels; ++level) params[tl.levels[level]] = static_cast<double>(space_.loop_chains(loop)[c * levels + level]);
+    for (std::size_t p : inferred) {
+      double lower = model::evaluate(m.params[p].inferred->lower, params);
+      double upper = model::evaluate(m.params[p].inferred->upper, params);
+      legal[c] = legal[c] && lower >= 1 && upper >= lower && model::divides_exactly(lower, upper);
+      params[p] = upper;
+    }
+    for (const model::constraint* k : local) {
+      double lhs = model::evaluate(k->lhs, params);
+      switch (k->relation) {
+        case model::constraint::kind::at_least: legal[c] = legal[c] && lhs >= model::evaluate(k->rhs, params); break;
+        case model::constraint::kind::at_most: legal[c] = legal[c] && lhs <= model::evaluate(k->rhs, params); break;
+        case model::constraint::kind::power_of_two: legal[c] = legal[c] && model::is_power_of_two(lhs); break;
+        case model::constraint::kind::divides: legal[c] = legal[c] && model::divides_exactly(lhs, model::evaluate(k->rhs, params)); break;
+      }
+    }
+  }
+  return legal;
 }
 
 double bound_model::resource_limit(int monomial) const {

@@ -66,6 +66,16 @@ public:
   const std::vector<int>& resource_sum_terms() const { return resource_sum_terms_; }
   const std::vector<std::size_t>& order() const { return order_; }
 
+  /// Per chain of `loop`: false when a constraint or an inference that depends on this loop
+  /// alone already fails (such chains are illegal whatever the other loops are).
+  std::vector<bool> legal_chains(std::size_t loop);
+  /// A constraint between loops whose sides are monomials: checked exactly once every loop is fixed.
+  struct monomial_constraint {
+    int lhs = -1, rhs = -1;
+    bool at_least = true;  ///< lhs >= rhs, else lhs <= rhs
+  };
+  const std::vector<monomial_constraint>& cross_constraints() const { return cross_constraints_; }
+
 private:
   struct coupling {
     int resource_monomial;
@@ -103,6 +113,8 @@ private:
   std::vector<int> resource_monomials_;
   std::vector<double> resource_monomial_limit_;
   std::vector<resource_sum> resource_sums_;
+  std::vector<monomial_constraint> cross_constraints_;
+  void build_cross_constraints();
   std::vector<int> resource_sum_terms_;
   void build_resource_sum(int root, double limit);
   std::vector<std::vector<coupling>> couplings_;  ///< per node id (monomials only)

@@ -162,6 +162,14 @@ private:
     std::vector<const double*> column(n_monomials);
     prepare_partials(w, w.leaf_order, last, partial, column);
     const auto& resource_terms = bounds_.resource_monomials();
+    std::vector<double> resource_limit(resource_terms.size());
+    for (std::size_t r = 0; r < resource_terms.size(); ++r) resource_limit[r] = bounds_.resource_limit(resource_terms[r]) * (1 + 1e-12);
+    const auto& cross = bounds_.cross_constraints();
+    std::vector<int> cross_terms;
+    for (const auto& k : cross) cross_terms.push_back(k.lhs), cross_terms.push_back(k.rhs);
+    std::vector<double> cross_partial(cross_terms.size());
+    std::vector<const double*> cross_column(cross_terms.size());
+    prepare_partials(w, cross_terms, last, cross_partial, cross_column);
     std::vector<double> resource_partial(resource_terms.size());
     std::vector<const double*> resource_column(resource_terms.size());
     prepare_partials(w, resource_terms, last, resource_partial, resource_column);
@@ -196,8 +204,13 @@ private:
         pruned = true;
       }
       for (std::size_t r = 0; r < resource_terms.size() && !pruned; ++r)
-        pruned = resource_partial[r] * (resource_column[r] ? resource_column[r][c] : 1.0) >
-                 bounds_.resource_limit(resource_terms[r]) * (1 + 1e-12);
+        pruned = resource_partial[r] * (resource_column[r] ? resource_column[r][c] : 1.0) > resource_limit[r];
+      for (std::size_t k = 0; k < cross.size() && !pruned; ++k) {
+        double lhs = cross_partial[2 * k] * (cross_column[2 * k] ? cross_column[2 * k][c] : 1.0);
+        double rhs = cross_partial[2 * k + 1] * (cross_column[2 * k + 1] ? cross_column[2 * k + 1][c] : 1.0);
+        // Exact values when every loop is fixed, up to rounding: leave ties to the model.
+        pruned = cross[k].at_least ? lhs < rhs * (1 - 1e-12) : lhs > rhs * (1 + 1e-12);
+      }
       for (const auto& sum : sums) {
         if (pruned) break;
         double total = 0;
@@ -268,13 +281,14 @@ private:
 
 // The tilings of each loop whose first-level tile divides the loop size (no padding): a small
 // sub-space whose optimum is a good first incumbent.
-std::vector<std::vector<std::uint32_t>> candidates(const design_space& space, bool divisors_only) {
+std::vector<std::vector<std::uint32_t>> candidates(const design_space& space, bound_model& bounds, bool divisors_only) {
   std::vector<std::vector<std::uint32_t>> all(space.loops().size());
   for (std::size_t l = 0; l < all.size(); ++l) {
     std::size_t levels = space.loops()[l].levels.size();
+    std::vector<bool> legal = bounds.legal_chains(l);
     for (std::uint32_t c = 0; c < space.loop_chain_count(l); ++c) {
       std::int64_t t1 = space.loop_chains(l)[c * levels];
-      if (!divisors_only || space.loops()[l].size % t1 == 0) all[l].push_back(c);
+      if (legal[c] && (!divisors_only || space.loops()[l].size % t1 == 0)) all[l].push_back(c);
     }
   }
   return all;
@@ -296,7 +310,7 @@ public:
     if (track.exhausted()) return track.finish(false);
     bound_model bounds(space, goal, search_order(space));
     branch_and_bound search(space, bounds, track, threads);
-    bool complete = search.run(candidates(space, true)) && search.run(candidates(space, false));
+    bool complete = search.run(candidates(space, bounds, true)) && search.run(candidates(space, bounds, false));
     return track.finish(complete);
   }
 };
