@@ -121,7 +121,11 @@ private:
       std::size_t i = next_root_.fetch_add(1);
       if (i >= roots.size() || roots[i].first > incumbent()) break;  // ranked: the rest is worse
       w.chain[first] = roots[i].second;
-      if (loops_ == 1) leaf(w);
+      if (loops_ == 1) {  // the root loop is the last one: one scan covers it
+        if (i == 0) leaf(w);
+        continue;
+      }
+      if (loops_ == 2) leaf(w);  // the root is the only loop before the last one
       else descend(w, 1);
     }
     track_.count(w.uncounted);
@@ -138,18 +142,16 @@ private:
     return false;
   }
 
+  // Fixes the loop at `level` (not the last one) to each of its tilings in turn.
   void descend(worker_state& w, std::size_t level) {
     std::size_t loop = bounds_.order()[level];
     for (std::uint32_t c : (*candidates_)[loop]) {
       if (++w.since_check % 4096 == 0 && check_budget(w)) return;
       w.chain[loop] = c;
-      if (level + 1 == loops_) {
-        leaf(w);
-        continue;
-      }
       node_state s{level + 1, w.chain.data()};
       if (pruned_by_terms(w, s) || bounds_.resources_exceed(s) || bounds_.objective_bound(s) > incumbent()) continue;
-      descend(w, level + 1);
+      if (level + 2 == loops_) leaf(w);
+      else descend(w, level + 1);
     }
   }
 
