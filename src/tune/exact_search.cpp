@@ -32,13 +32,15 @@ model::expr metric_expression(const model::design_model& m, const objective& goa
   throw error("the exact search needs an objective it can bound (latency, throughput, offchip or dsp), not a custom function");
 }
 
-// Loops with many tilings first: the innermost level is scanned flat, so it should be the smallest.
-std::vector<std::size_t> search_order(const design_space& space) {
+// The `first`-ranked loop (by number of tilings, most first) leads, the others follow with many
+// tilings first: the innermost level is scanned flat, so it should be the smallest.
+std::vector<std::size_t> search_order(const design_space& space, std::size_t first) {
   std::vector<std::size_t> order(space.loops().size());
   for (std::size_t l = 0; l < order.size(); ++l) order[l] = l;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return space.loop_chain_count(a) > space.loop_chain_count(b);
   });
+  std::rotate(order.begin(), order.begin() + static_cast<long>(first), order.begin() + static_cast<long>(first) + 1);
   return order;
 }
 
@@ -72,6 +74,32 @@ public:
     work(roots);
     for (std::thread& t : workers) t.join();
     return !stopped_.load();
+  }
+
+  /// Work this search order would take given the incumbent, in rough microseconds: the surviving
+  /// roots, times the second loop's tilings (a bound each) and the share of those that survive
+  /// (a scan of the last loop each), measured on a few roots spread over the ranking.
+  double estimated_work(const std::vector<std::vector<std::uint32_t>>& candidates) {
+    candidates_ = &candidates;
+    std::vector<std::pair<double, std::uint32_t>> roots = rank_roots();
+    std::size_t surviving = 0;
+    while (surviving < roots.size() && roots[surviving].first <= incumbent()) ++surviving;
+    if (loops_ < 3 || surviving == 0) return static_cast<double>(surviving);
+    std::size_t first = bounds_.order()[0], second = bounds_.order()[1], last = bounds_.order()[loops_ - 1];
+    std::vector<std::uint32_t> chain(loops_, 0);
+    const std::size_t samples = std::min<std::size_t>(8, surviving);
+    double passed = 0, tried = 0;
+    for (std::size_t k = 0; k < samples; ++k) {
+      chain[first] = roots[k * surviving / samples].second;
+      for (std::uint32_t c : candidates[second]) {
+        chain[second] = c;
+        node_state s{2, chain.data()};
+        tried += 1;
+        passed += bounds_.objective_bound(s) <= incumbent() && !bounds_.resources_exceed(s);
+      }
+    }
+    double per_root = static_cast<double>(candidates[second].size()) * (1.0 + passed / tried * 0.005 * static_cast<double>(candidates[last].size()));
+    return static_cast<double>(surviving) * per_root;
   }
 
 private:
@@ -310,10 +338,20 @@ public:
       return track.finish(true);
     }
     if (track.exhausted()) return track.finish(false);
-    bound_model bounds(space, goal, search_order(space));
+    bound_model bounds(space, goal, search_order(space, 0));
     branch_and_bound search(space, bounds, track, threads);
-    bool complete = search.run(candidates(space, bounds, true)) && search.run(candidates(space, bounds, false));
-    return track.finish(complete);
+    if (!search.run(candidates(space, bounds, true))) return track.finish(false);
+    // With an incumbent known, pick the loop to branch on first by how many nodes it leaves.
+    std::vector<std::vector<std::uint32_t>> all = candidates(space, bounds, false);
+    std::unique_ptr<bound_model> best_bounds;
+    double best_nodes = branch_and_bound(space, bounds, track, threads).estimated_work(all);
+    for (std::size_t first = 1; first < space.loops().size() && space.loops().size() > 2; ++first) {
+      auto other = std::make_unique<bound_model>(space, goal, search_order(space, first));
+      double nodes = branch_and_bound(space, *other, track, threads).estimated_work(all);
+      if (nodes < best_nodes) best_nodes = nodes, best_bounds = std::move(other);
+    }
+    const bound_model& chosen = best_bounds ? *best_bounds : bounds;
+    return track.finish(branch_and_bound(space, chosen, track, threads).run(all));
   }
 };
 

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,11 +29,6 @@ inline std::shared_ptr<const model::evaluator> gemm_evaluator(const std::string&
 
 inline design_space mm_space(const std::string& design, std::int64_t n = 1024, space_options options = {}) {
   return design_space(gemm_evaluator(design), {{"i", n}, {"j", n}, {"k", n}}, builtin_device("u250"), options);
-}
-
-/// The designs whose exact search the unit tests run (all 18 run in bench_tune_exact).
-inline std::set<std::string> exact_test_designs() {
-  return {"kernel0_2", "kernel1_2", "kernel2_0", "kernel3_0", "kernel3_1", "kernel3_2", "kernel4_0", "kernel4_1", "kernel4_2", "kernel5_0", "kernel5_2"};
 }
 
 using model::testing::read_csv;  // the model tests' CSV reader
