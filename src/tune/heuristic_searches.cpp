@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include "operators.hpp"
 #include "sadsl/error.hpp"
@@ -86,6 +87,18 @@ std::size_t tournament(const std::vector<individual>& population, rng& random) {
   return best;
 }
 
+// Two parents by tournament, crossover per loop, hybrid mutation; a child equal to a parent keeps
+// the parent's cost (no new evaluation).
+individual breed(const design_space& space, const std::vector<individual>& population, const search_settings& knobs, rng& random) {
+  const individual& a = population[tournament(population, random)];
+  const individual& b = population[tournament(population, random)];
+  individual child{crossover(space, a.genes, b.genes, random), infinity};
+  if (random.chance(knobs.mutation_rate)) child.genes = mutate(space, child.genes, knobs.alpha, random);
+  if (child.genes == a.genes) child.cost = a.cost;
+  else if (child.genes == b.genes) child.cost = b.cost;
+  return child;
+}
+
 }  // namespace
 
 /// The evolutionary search (Odyssey section 4.1): tournament selection, crossover per loop,
@@ -104,17 +117,29 @@ search_result run_genetic(const std::string& method, const design_space& space, 
     population.push_back({t, track.evaluate_cached(t)});
   }
   auto by_cost = [](const individual& a, const individual& b) { return a.cost < b.cost; };
+  double best = infinity;
+  std::size_t stagnant = 0;
   while (!track.exhausted()) {
     std::stable_sort(population.begin(), population.end(), by_cost);
-    std::vector<individual> next(population.begin(), population.begin() + static_cast<long>(std::min(knobs.elite, population.size())));
+    // Restart around the elite when the population has converged (no progress for a while).
+    stagnant = population.front().cost < best ? 0 : stagnant + 1;
+    best = std::min(best, population.front().cost);
+    bool restart = stagnant >= knobs.restart_generations;
+    if (restart) stagnant = 0;
+    std::size_t elite = std::min(knobs.elite, population.size());
+    std::vector<individual> next(population.begin(), population.begin() + static_cast<long>(elite));
+    std::unordered_set<tiling, tiling_hash> members;
+    for (const individual& e : next) members.insert(e.genes);
     while (next.size() < population.size() && !track.exhausted()) {
-      const individual& a = population[tournament(population, random)];
-      const individual& b = population[tournament(population, random)];
-      individual child{crossover(space, a.genes, b.genes, random), infinity};
-      if (random.chance(knobs.mutation_rate)) child.genes = mutate(space, child.genes, knobs.alpha, random);
-      if (child.genes == a.genes) child.cost = a.cost;  // unchanged: no new evaluation
-      else if (child.genes == b.genes) child.cost = b.cost;
-      else child.cost = track.evaluate_cached(child.genes);
+      individual child = restart ? individual{random_tiling(space, random), infinity} : breed(space, population, knobs, random);
+      // A copy of a member adds nothing: mutate it until it is new (a few tries).
+      bool fresh = child.cost == infinity;
+      for (int retry = 0; retry < 4 && members.count(child.genes); ++retry) {
+        child.genes = mutate(space, child.genes, knobs.alpha, random);
+        fresh = true;
+      }
+      if (fresh) child.cost = track.evaluate_cached(child.genes);
+      members.insert(child.genes);
       next.push_back(std::move(child));
     }
     population = std::move(next);
