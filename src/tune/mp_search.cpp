@@ -167,7 +167,10 @@ std::vector<double> random_start(const design_space& space, rng& random) {
 
 /// Solves the relaxation from `starts` random points per objective and returns every rounded
 /// point, evaluated (so the tracker knows the best of them).
-std::vector<tiling> solve_relaxations(const design_space& space, tracker& track, std::size_t starts) {
+std::vector<tiling> solve_relaxations(const design_space& space, tracker& track, std::size_t starts, double share) {
+  // The time this step may take: `share` of the time budget (the rest is for the genetic search).
+  const double until = track.options().seconds > 0 ? share * track.options().seconds : 0;
+  auto over = [&] { return track.exhausted() || (until > 0 && track.elapsed() >= until); };
   relaxation relaxed(space);
   rng random(track.options().seed);
   std::vector<tiling> points;
@@ -181,13 +184,12 @@ std::vector<tiling> solve_relaxations(const design_space& space, tracker& track,
     std::vector<double> start = random_start(space, random);
     for (mp_objective goal : {mp_objective::latency, mp_objective::communication_minus_compute, mp_objective::compute,
                               mp_objective::communication}) {
-      if (track.exhausted()) return points;
-      if (track.options().seconds > 0)
-        app->Options()->SetNumericValue("max_cpu_time", std::max(0.01, track.options().seconds - track.elapsed()));
+      if (over()) return points;
+      if (until > 0) app->Options()->SetNumericValue("max_cpu_time", std::max(0.001, until - track.elapsed()));
       Ipopt::SmartPtr<relaxed_problem> problem = new relaxed_problem(space, relaxed, goal, start);
       app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(problem)));
       for (tiling& t : roundings(space, problem->solution())) {
-        if (track.exhausted()) return points;
+        if (over()) return points;
         track.evaluate_cached(t);
         points.push_back(std::move(t));
       }
@@ -202,7 +204,7 @@ public:
   search_result run(const design_space& space, const search_options& options) const override {
     space.check_fits();
     tracker track(space, options, name());
-    solve_relaxations(space, track, std::max<std::size_t>(1, options.settings.mp_starts));
+    solve_relaxations(space, track, std::max<std::size_t>(1, options.settings.mp_starts), 1.0);
     return track.finish(!track.exhausted());
   }
 };
@@ -215,7 +217,7 @@ public:
       throw error("search \"genetic-mp\" needs a time or evaluation budget");
     space.check_fits();
     tracker track(space, options, name());
-    std::vector<tiling> seeds = solve_relaxations(space, track, 1);
+    std::vector<tiling> seeds = solve_relaxations(space, track, 1, options.settings.mp_time_share);
     // The best rounded points first: they are the ones the population starts from.
     std::stable_sort(seeds.begin(), seeds.end(), [&](const tiling& a, const tiling& b) { return track.evaluate_cached(a) < track.evaluate_cached(b); });
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());

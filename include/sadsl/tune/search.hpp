@@ -40,6 +40,7 @@ struct search_settings {
   std::size_t restart_generations = 30;  ///< genetic: generations without progress before a restart
   double padding_threshold = 0.5;  ///< padding: counters break after ceil(f x sqrt(N)) misses
   std::size_t mp_starts = 4;       ///< mp: Ipopt starts per objective
+  double mp_time_share = 0.2;      ///< genetic-mp: at most this share of the time goes to MP
 };
 
 struct search_options {
