@@ -1,0 +1,300 @@
+#include "bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "sadsl/error.hpp"
+#include "sadsl/model/interpreter.hpp"
+
+namespace sadsl::tune::detail {
+
+bound_model::bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order)
+    : space_(space), order_(std::move(order)), position_(space.loops().size()) {
+  for (std::size_t p = 0; p < order_.size(); ++p) position_[order_[p]] = p;
+  param_loops_.resize(space.model().params.size());
+  param_loops_known_.assign(space.model().params.size(), false);
+  objective_root_ = relax(goal);
+  collect_direct(objective_root_, direct_);
+  for (int id : direct_)
+    if (nodes_[static_cast<std::size_t>(id)].type == lb_node::kind::monomial) direct_monomials_.push_back(id);
+  const model::design_model& m = space.model();
+  const model::device_limits& lim = space.limits();
+  for (auto [e, limit] : {std::pair{m.dsp, lim.dsp}, std::pair{m.bram18k, lim.bram18k}, std::pair{m.uram, lim.uram}}) {
+    int root = relax(e);
+    resources_.emplace_back(root, limit);
+    build_resource_sum(root, limit);
+    std::vector<int> terms;
+    collect_direct(root, terms);
+    for (int id : terms) {
+      if (nodes_[static_cast<std::size_t>(id)].type != lb_node::kind::monomial) continue;
+      resource_monomials_.push_back(id);
+      resource_monomial_limit_.push_back(limit);
+    }
+  }
+  build_couplings();
+  build_cross_constraints();
+}
+
+void bound_model::build_cross_constraints() {
+  for (const model::constraint& c : space_.model().constraints) {
+    if (c.relation != model::constraint::kind::at_least && c.relation != model::constraint::kind::at_most) continue;
+    std::vector<std::size_t> loops = loops_of(c.lhs);
+    for (std::size_t l : loops_of(c.rhs))
+      if (std::find(loops.begin(), loops.end(), l) == loops.end()) loops.push_back(l);
+    if (loops.size() < 2) continue;  // single-loop constraints are applied to the chains
+    try {
+      int lhs = relax(c.lhs), rhs = relax(c.rhs);
+      if (nodes_[static_cast<std::size_t>(lhs)].type != lb_node::kind::monomial ||
+          nodes_[static_cast<std::size_t>(rhs)].type != lb_node::kind::monomial)
+        continue;
+      cross_constraints_.push_back({lhs, rhs, c.relation == model::constraint::kind::at_least});
+    } catch (const error&) {
+      // not expressible as monomials: the model checks it at evaluation
+    }
+  }
+}
+
+std::vector<bool> bound_model::legal_chains(std::size_t loop) {
+  const model::design_model& m = space_.model();
+  auto only_this_loop = [&](const model::expr& e) {
+    std::vector<std::size_t> loops = loops_of(e);
+    return loops.empty() || (loops.size() == 1 && loops[0] == loop);
+  };
+  std::vector<const model::constraint*> local;
+  for (const model::constraint& c : m.constraints)
+    if (only_this_loop(c.lhs) && only_this_loop(c.rhs)) local.push_back(&c);
+  std::vector<std::size_t> inferred;
+  for (std::size_t p = 0; p < m.params.size(); ++p)
+    if (m.params[p].inferred && only_this_loop(model::expr::parameter(p, m.params[p].name))) inferred.push_back(p);
+  const tiled_loop& tl = space_.loops()[loop];
+  std::size_t levels = tl.levels.size();
+  std::vector<double> params = space_.parameters(space_.smallest());
+  std::vector<bool> legal(space_.loop_chain_count(loop), true);
+  for (std::size_t c = 0; c < legal.size(); ++c) {
+    for (std::size_t level = 0; level < levels; ++level) params[tl.levels[level]] = static_cast<double>(space_.loop_chains(loop)[c * levels + level]);
+    for (std::size_t p : inferred) {
+      double lower = model::evaluate(m.params[p].inferred->lower, params);
+      double upper = model::evaluate(m.params[p].inferred->upper, params);
+      legal[c] = legal[c] && lower >= 1 && upper >= lower && model::divides_exactly(lower, upper);
+      params[p] = upper;
+    }
+    for (const model::constraint* k : local) {
+      double lhs = model::evaluate(k->lhs, params);
+      switch (k->relation) {
+        case model::constraint::kind::at_least: legal[c] = legal[c] && lhs >= model::evaluate(k->rhs, params); break;
+        case model::constraint::kind::at_most: legal[c] = legal[c] && lhs <= model::evaluate(k->rhs, params); break;
+        case model::constraint::kind::power_of_two: legal[c] = legal[c] && model::is_power_of_two(lhs); break;
+        case model::constraint::kind::divides: legal[c] = legal[c] && model::divides_exactly(lhs, model::evaluate(k->rhs, params)); break;
+      }
+    }
+  }
+  return legal;
+}
+
+double bound_model::resource_limit(int monomial) const {
+  auto found = std::find(resource_monomials_.begin(), resource_monomials_.end(), monomial);
+  return resource_monomial_limit_[static_cast<std::size_t>(found - resource_monomials_.begin())];
+}
+
+// The loops an expression depends on; inferred parameters depend on what they are inferred from.
+std::vector<std::size_t> bound_model::loops_of(const model::expr& e) {
+  std::vector<std::size_t> loops;
+  auto merge = [&](const std::vector<std::size_t>& more) {
+    for (std::size_t l : more)
+      if (std::find(loops.begin(), loops.end(), l) == loops.end()) loops.push_back(l);
+  };
+  if (e.kind() == model::op::constant) return loops;
+  if (e.kind() != model::op::parameter) {
+    merge(loops_of(e.lhs()));
+    if (model::is_binary(e.kind())) merge(loops_of(e.rhs()));
+    return loops;
+  }
+  std::size_t p = e.parameter_index();
+  if (param_loops_known_[p]) return param_loops_[p];
+  const model::parameter& param = space_.model().params[p];
+  for (std::size_t l = 0; l < space_.loops().size(); ++l) {
+    const auto& levels = space_.loops()[l].levels;
+    if (std::find(levels.begin(), levels.end(), p) != levels.end()) merge({l});
+  }
+  if (param.inferred) {
+    merge(loops_of(param.inferred->lower));
+    merge(loops_of(param.inferred->upper));
+  }
+  param_loops_[p] = loops;
+  param_loops_known_[p] = true;
+  return loops;
+}
+
+int bound_model::add_node(lb_node n) {
+  nodes_.push_back(std::move(n));
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+int bound_model::constant(double value) {
+  if (!(value >= 0) || !std::isfinite(value))
+    throw error("exact search: design \"" + space_.name() + "\" has a term that is negative or not finite");
+  lb_node n;
+  n.coefficient = value;
+  n.factors.assign(space_.loops().size(), -1);
+  return add_node(std::move(n));
+}
+
+// Values of `e` (which depends on `loop` only) for every chain of the loop, inferred parameters
+// computed as the model computes them.
+int bound_model::table_for(const model::expr& e, std::size_t loop) {
+  for (std::size_t t = 0; t < table_exprs_.size(); ++t)
+    if (table_exprs_[t].first == loop && table_exprs_[t].second.same_as(e)) return static_cast<int>(t);
+  const model::design_model& m = space_.model();
+  const tiled_loop& tl = space_.loops()[loop];
+  std::vector<double> params = space_.parameters(space_.smallest());
+  const std::vector<std::int64_t>& chains = space_.loop_chains(loop);
+  std::size_t levels = tl.levels.size();
+  std::vector<double> values(chains.size() / levels);
+  for (std::size_t c = 0; c < values.size(); ++c) {
+    for (std::size_t level = 0; level < levels; ++level) params[tl.levels[level]] = static_cast<double>(chains[c * levels + level]);
+    for (std::size_t p = 0; p < m.params.size(); ++p) {
+      if (!m.params[p].inferred) continue;
+      auto depends = loops_of(model::expr::parameter(p, m.params[p].name));
+      if (depends.empty() || (depends.size() == 1 && depends[0] == loop)) params[p] = model::evaluate(m.params[p].inferred->upper, params);
+    }
+    values[c] = model::evaluate(e, params);
+    if (!(values[c] >= 0) || !std::isfinite(values[c]))
+      throw error("exact search: design \"" + space_.name() + "\": \"" + model::to_string(e) +
+                  "\" is negative or not finite at " + space_.loops()[loop].name + " tiling #" + std::to_string(c));
+  }
+  tables_.push_back(std::move(values));
+  table_min_.push_back(*std::min_element(tables_.back().begin(), tables_.back().end()));
+  table_exprs_.emplace_back(loop, e);
+  return static_cast<int>(tables_.size()) - 1;
+}
+
+int bound_model::monomial_of(const model::expr& e, std::size_t loop) {
+  lb_node n;
+  n.factors.assign(space_.loops().size(), -1);
+  n.factors[loop] = table_for(e, loop);
+  return add_node(std::move(n));
+}
+
+int bound_model::combine(lb_node::kind kind, int a, int b) {
+  lb_node n;
+  n.type = kind;
+  for (int child : {a, b}) {
+    const lb_node& c = nodes_[static_cast<std::size_t>(child)];
+    if (c.type == kind && kind != lb_node::kind::ceil && kind != lb_node::kind::floor) n.children.insert(n.children.end(), c.children.begin(), c.children.end());
+    else n.children.push_back(child);
+  }
+  return add_node(std::move(n));
+}
+
+// Products of non-negative values: monomials merge (their tables multiply element by element), a
+// monomial distributes over sum, max and min; anything else becomes a product node.
+int bound_model::multiply(int a, int b) {
+  lb_node A = nodes_[static_cast<std::size_t>(a)], B = nodes_[static_cast<std::size_t>(b)];
+  using k = lb_node::kind;
+  if (A.type == k::monomial && B.type == k::monomial) {
+    lb_node n;
+    n.coefficient = A.coefficient * B.coefficient;
+    n.factors = A.factors;
+    for (std::size_t l = 0; l < n.factors.size(); ++l) {
+      if (B.factors[l] < 0) continue;
+      if (n.factors[l] < 0) {
+        n.factors[l] = B.factors[l];
+        continue;
+      }
+      std::vector<double> product = tables_[static_cast<std::size_t>(n.factors[l])];
+      const std::vector<double>& other = tables_[static_cast<std::size_t>(B.factors[l])];
+      for (std::size_t c = 0; c < product.size(); ++c) product[c] *= other[c];
+      tables_.push_back(std::move(product));
+      table_min_.push_back(*std::min_element(tables_.back().begin(), tables_.back().end()));
+      table_exprs_.emplace_back(static_cast<std::size_t>(-1), model::expr());  // not shared by expression
+      n.factors[l] = static_cast<int>(tables_.size()) - 1;
+    }
+    return add_node(std::move(n));
+  }
+  if (B.type == k::monomial) std::swap(a, b), std::swap(A, B);
+  bool distributes = B.type == k::sum || B.type == k::max || B.type == k::min;
+  if (A.type == k::monomial && distributes) {
+    lb_node n;
+    n.type = B.type;
+    for (int child : B.children) n.children.push_back(multiply(a, child));
+    return add_node(std::move(n));
+  }
+  int product = combine(k::product, a, b);
+  if (A.type != k::monomial) return product;
+  // Also bound it by the monomial times the least value of the other factor (ceil(x) >= 1 for a
+  // buffer of any size): a monomial takes part in the resource couplings and the fast leaf checks.
+  double least = evaluate(b, node_state{0, nullptr});
+  if (!(least > 0) || !std::isfinite(least)) return product;
+  return combine(k::max, product, multiply(a, constant(least)));
+}
+
+int bound_model::relax(const model::expr& e) {
+  using model::op;
+  std::vector<std::size_t> loops = loops_of(e);
+  if (loops.empty()) return constant(model::evaluate(e, space_.parameters(space_.smallest())));
+  if (loops.size() == 1) return monomial_of(e, loops[0]);
+  switch (e.kind()) {
+    case op::add: return combine(lb_node::kind::sum, relax(e.lhs()), relax(e.rhs()));
+    case op::mul: return multiply(relax(e.lhs()), relax(e.rhs()));
+    case op::max: return combine(lb_node::kind::max, relax(e.lhs()), relax(e.rhs()));
+    case op::min: return combine(lb_node::kind::min, relax(e.lhs()), relax(e.rhs()));
+    case op::ceil: {
+      lb_node n{lb_node::kind::ceil, 1, {}, {relax(e.lhs())}};
+      return add_node(std::move(n));
+    }
+    case op::floor: {
+      lb_node n{lb_node::kind::floor, 1, {}, {relax(e.lhs())}};
+      return add_node(std::move(n));
+    }
+    case op::ceil_div: return relax(model::ceil(e.lhs() / e.rhs()));
+    case op::floor_div: return relax(model::floor(e.lhs() / e.rhs()));
+    case op::div: {
+      const model::expr& a = e.lhs();
+      const model::expr& b = e.rhs();
+      std::vector<std::size_t> below = loops_of(b);
+      if (below.size() <= 1) return multiply(relax(a), relax(model::expr(1.0) / b));
+      if (b.kind() == op::mul) return relax(a / b.lhs() / b.rhs());
+      if (b.kind() == op::div) return relax(a * b.rhs() / b.lhs());
+      if (b.kind() == op::min) return combine(lb_node::kind::max, relax(a / b.lhs()), relax(a / b.rhs()));
+      if (b.kind() == op::max) return combine(lb_node::kind::min, relax(a / b.lhs()), relax(a / b.rhs()));
+      break;
+    }
+    default: break;
+  }
+  throw error("exact search cannot bound \"" + model::to_string(e) + "\" of design \"" + space_.name() +
+              "\" (a difference or quotient of terms over several loops)");
+}
+
+// A summand that is a max of alternatives contributes its strongest monomial alternative.
+void bound_model::build_resource_sum(int root, double limit) {
+  const lb_node& n = nodes_[static_cast<std::size_t>(root)];
+  if (n.type != lb_node::kind::sum) return;
+  resource_sum sum{resource_sum_terms_.size(), 0, limit};
+  for (int child : n.children) {
+    const lb_node& c = nodes_[static_cast<std::size_t>(child)];
+    int pick = c.type == lb_node::kind::monomial ? child : -1;
+    double strongest = -1;
+    if (c.type == lb_node::kind::max)
+      for (int alternative : c.children) {
+        if (nodes_[static_cast<std::size_t>(alternative)].type != lb_node::kind::monomial) continue;
+        double b = evaluate(alternative, node_state{0, nullptr});
+        if (b > strongest) pick = alternative, strongest = b;
+      }
+    if (pick < 0) continue;  // dropping a summand keeps the sum a lower bound
+    resource_sum_terms_.push_back(pick);
+    ++sum.count;
+  }
+  if (sum.count > 0) resource_sums_.push_back(sum);
+}
+
+void bound_model::collect_direct(int id, std::vector<int>& out) const {
+  const lb_node& n = nodes_[static_cast<std::size_t>(id)];
+  if (n.type == lb_node::kind::sum || n.type == lb_node::kind::max || n.type == lb_node::kind::ceil) {
+    for (int child : n.children) collect_direct(child, out);
+    return;
+  }
+  out.push_back(id);
+}
+
+}  // namespace sadsl::tune::detail

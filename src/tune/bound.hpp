@@ -1,0 +1,123 @@
+#pragma once
+// Internal: lower bounds of a model expression over parts of a design space, for the exact search.
+//
+// An expression is relaxed into a tree of monomials combined by sum, product, max, min, ceil and
+// floor. A monomial is c x g_1 x ... x g_L where each g_l depends on the tiling of loop l only and
+// is tabulated exactly over every chain of that loop (padding included). Every value in the
+// models is non-negative, so a monomial is bounded below by the product of its factors' minima
+// over the loops not yet fixed, and max(a, b), a + b, a / b (b single-loop), ceil and floor pass
+// bounds through. A resource that is one monomial (DSP = 5 x PEs x SIMD) also couples the free
+// loops: the best factor a free loop can contribute is the best among the chains that still fit
+// the resource budget left by the fixed loops (Pareto frontiers of (resource, factor)).
+#include <cstdint>
+#include <vector>
+
+#include "sadsl/model/expr.hpp"
+#include "sadsl/tune/design_space.hpp"
+
+namespace sadsl::tune::detail {
+
+struct lb_node {
+  enum class kind { monomial, sum, product, max, min, ceil, floor };
+  kind type = kind::monomial;
+  double coefficient = 1;       ///< monomial
+  std::vector<int> factors;     ///< monomial: table id per loop, -1 when it has no factor there
+  std::vector<int> children;
+};
+
+/// Pareto frontier of (resource part, factor part) over the chains of some free loops: the
+/// least factor achievable within each resource budget.
+struct frontier {
+  std::vector<double> budget;  ///< ascending
+  std::vector<double> best;    ///< strictly descending
+};
+
+/// Which loops are fixed at a search node: the first `level` loops of the search order.
+struct node_state {
+  std::size_t level = 0;
+  const std::uint32_t* chain = nullptr;  ///< chain index per loop (in model loop order); valid for fixed loops
+};
+
+class bound_model {
+public:
+  /// `order` is the search's loop order (loop indices); `goal` the objective expression.
+  bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order);
+
+  double objective_bound(const node_state& s) const { return evaluate(objective_root_, s); }
+  /// True when some resource's lower bound already exceeds the device limit.
+  bool resources_exceed(const node_state& s) const;
+  /// Roots of the subtrees that bound the objective on their own (reachable through sum and max).
+  const std::vector<int>& direct_terms() const { return direct_; }
+  double term_bound(int node, const node_state& s) const { return evaluate(node, s); }
+
+  /// Monomials that bound the objective on their own, for the innermost loop, as coefficient x
+  /// table of the last loop given the others fixed.
+  const std::vector<int>& direct_monomials() const { return direct_monomials_; }
+  const std::vector<int>& resource_monomials() const { return resource_monomials_; }
+  const lb_node& node(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
+  const std::vector<double>& table(int id) const { return tables_[static_cast<std::size_t>(id)]; }
+  double resource_limit(int monomial) const;
+  /// Per resource that is a sum: one monomial per summand (their sum bounds the resource).
+  struct resource_sum {
+    std::size_t first = 0, count = 0;  ///< range in resource_sum_terms()
+    double limit = 0;
+  };
+  const std::vector<resource_sum>& resource_sums() const { return resource_sums_; }
+  const std::vector<int>& resource_sum_terms() const { return resource_sum_terms_; }
+  const std::vector<std::size_t>& order() const { return order_; }
+
+  /// Per chain of `loop`: false when a constraint or an inference that depends on this loop
+  /// alone already fails (such chains are illegal whatever the other loops are).
+  std::vector<bool> legal_chains(std::size_t loop);
+  /// A constraint between loops whose sides are monomials: checked exactly once every loop is fixed.
+  struct monomial_constraint {
+    int lhs = -1, rhs = -1;
+    bool at_least = true;  ///< lhs >= rhs, else lhs <= rhs
+  };
+  const std::vector<monomial_constraint>& cross_constraints() const { return cross_constraints_; }
+
+private:
+  struct coupling {
+    int resource_monomial;
+    std::size_t level;  ///< applies when exactly the first `level` loops of the order are fixed
+    frontier pareto;
+  };
+
+  int relax(const model::expr& e);
+  int monomial_of(const model::expr& e, std::size_t loop);
+  int constant(double value);
+  int combine(lb_node::kind kind, int a, int b);
+  int multiply(int a, int b);
+  int add_node(lb_node n);
+  int table_for(const model::expr& e, std::size_t loop);
+  std::vector<std::size_t> loops_of(const model::expr& e);
+  void collect_direct(int id, std::vector<int>& out) const;
+  void build_couplings();
+  frontier frontier_for(int monomial, int resource, std::size_t level, double max_budget) const;
+  double evaluate(int id, const node_state& s) const;
+  double monomial_bound(int id, const node_state& s) const;
+
+  const design_space& space_;
+  std::vector<std::size_t> order_;
+  std::vector<std::size_t> position_;  ///< loop -> position in the order
+  std::vector<lb_node> nodes_;
+  std::vector<std::vector<double>> tables_;
+  std::vector<double> table_min_;
+  std::vector<std::pair<std::size_t, model::expr>> table_exprs_;
+  std::vector<std::vector<std::size_t>> param_loops_;  ///< per model parameter, memoized
+  std::vector<bool> param_loops_known_;
+  int objective_root_ = -1;
+  std::vector<std::pair<int, double>> resources_;  ///< root, limit
+  std::vector<int> direct_;
+  std::vector<int> direct_monomials_;
+  std::vector<int> resource_monomials_;
+  std::vector<double> resource_monomial_limit_;
+  std::vector<resource_sum> resource_sums_;
+  std::vector<monomial_constraint> cross_constraints_;
+  void build_cross_constraints();
+  std::vector<int> resource_sum_terms_;
+  void build_resource_sum(int root, double limit);
+  std::vector<std::vector<coupling>> couplings_;  ///< per node id (monomials only)
+};
+
+}  // namespace sadsl::tune::detail

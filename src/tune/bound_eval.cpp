@@ -1,0 +1,159 @@
+// Evaluation of the lower-bound trees at a search node, and the resource couplings of free loops.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "bound.hpp"
+
+namespace sadsl::tune::detail {
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+constexpr std::size_t frontier_cap = std::size_t{1} << 20;
+
+struct pair_hg {
+  double h, g;
+};
+
+// Keeps the points no other point beats in both resource and factor: ascending h, descending g.
+std::vector<pair_hg> pareto(std::vector<pair_hg> points) {
+  std::sort(points.begin(), points.end(), [](const pair_hg& a, const pair_hg& b) { return a.h < b.h || (a.h == b.h && a.g < b.g); });
+  std::vector<pair_hg> kept;
+  for (const pair_hg& p : points)
+    if (kept.empty() || p.g < kept.back().g) kept.push_back(p);
+  return kept;
+}
+
+}  // namespace
+
+frontier bound_model::frontier_for(int monomial, int resource, std::size_t level, double max_budget) const {
+  const lb_node& m = nodes_[static_cast<std::size_t>(monomial)];
+  const lb_node& q = nodes_[static_cast<std::size_t>(resource)];
+  std::vector<pair_hg> combined{{1.0, 1.0}};
+  for (std::size_t p = level; p < order_.size(); ++p) {
+    std::size_t loop = order_[p];
+    std::size_t count = space_.loop_chain_count(loop);
+    std::vector<pair_hg> own(count);
+    for (std::size_t c = 0; c < count; ++c) {
+      own[c].h = q.factors[loop] < 0 ? 1.0 : tables_[static_cast<std::size_t>(q.factors[loop])][c];
+      own[c].g = m.factors[loop] < 0 ? 1.0 : tables_[static_cast<std::size_t>(m.factors[loop])][c];
+    }
+    own = pareto(std::move(own));
+    if (own.size() * combined.size() > frontier_cap) return {};
+    std::vector<pair_hg> next;
+    for (const pair_hg& a : combined)
+      for (const pair_hg& b : own)
+        if (a.h * b.h <= max_budget) next.push_back({a.h * b.h, a.g * b.g});
+    combined = pareto(std::move(next));
+  }
+  frontier f;
+  for (const pair_hg& p : combined) {
+    f.budget.push_back(p.h);
+    f.best.push_back(p.g);
+  }
+  return f;
+}
+
+// A coupling pays off where the factor of the free loops is least only for chains that use much
+// of the resource (e.g. the compute term wants SIMD 8 and many PEs, DSP allows few of both).
+void bound_model::build_couplings() {
+  couplings_.resize(nodes_.size());
+  std::size_t loops = order_.size();
+  std::vector<int> objective_monomials;
+  std::vector<int> stack{objective_root_};
+  while (!stack.empty()) {
+    int id = stack.back();
+    stack.pop_back();
+    const lb_node& n = nodes_[static_cast<std::size_t>(id)];
+    if (n.type == lb_node::kind::monomial) objective_monomials.push_back(id);
+    stack.insert(stack.end(), n.children.begin(), n.children.end());
+  }
+  std::sort(objective_monomials.begin(), objective_monomials.end());
+  objective_monomials.erase(std::unique(objective_monomials.begin(), objective_monomials.end()), objective_monomials.end());
+  for (std::size_t r = 0; r < resource_monomials_.size(); ++r) {
+    int q = resource_monomials_[r];
+    const lb_node& qn = nodes_[static_cast<std::size_t>(q)];
+    for (std::size_t level = loops > 2 ? loops - 2 : 1; level < loops; ++level) {
+      // The largest budget the fixed loops can leave: limit / (c x their least resource factors).
+      double fixed_min = qn.coefficient;
+      bool touches_free = false;
+      for (std::size_t p = 0; p < loops; ++p) {
+        int f = qn.factors[order_[p]];
+        if (f < 0) continue;
+        if (p < level) fixed_min *= table_min_[static_cast<std::size_t>(f)];
+        else touches_free = true;
+      }
+      if (!touches_free || fixed_min <= 0) continue;
+      double max_budget = resource_monomial_limit_[r] / fixed_min;
+      for (int m : objective_monomials) {
+        frontier f = frontier_for(m, q, level, max_budget);
+        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, level, std::move(f)});
+      }
+    }
+  }
+}
+
+double bound_model::monomial_bound(int id, const node_state& s) const {
+  const lb_node& n = nodes_[static_cast<std::size_t>(id)];
+  double fixed = n.coefficient;
+  double free = 1;
+  for (std::size_t loop = 0; loop < n.factors.size(); ++loop) {
+    int f = n.factors[loop];
+    if (f < 0) continue;
+    if (position_[loop] < s.level) fixed *= tables_[static_cast<std::size_t>(f)][s.chain[loop]];
+    else free *= table_min_[static_cast<std::size_t>(f)];
+  }
+  if (static_cast<std::size_t>(id) >= couplings_.size()) return fixed * free;  // while building
+  for (const coupling& c : couplings_[static_cast<std::size_t>(id)]) {
+    if (c.level != s.level) continue;
+    const lb_node& q = nodes_[static_cast<std::size_t>(c.resource_monomial)];
+    double used = q.coefficient;
+    for (std::size_t loop = 0; loop < q.factors.size(); ++loop)
+      if (q.factors[loop] >= 0 && position_[loop] < s.level) used *= tables_[static_cast<std::size_t>(q.factors[loop])][s.chain[loop]];
+    if (c.pareto.budget.empty()) continue;  // too large to build: no coupling
+    double budget = resource_limit(c.resource_monomial) / used * (1 + 1e-12);
+    auto above = std::upper_bound(c.pareto.budget.begin(), c.pareto.budget.end(), budget);
+    if (above == c.pareto.budget.begin()) return infinity;  // nothing fits the budget left
+    free = std::max(free, c.pareto.best[static_cast<std::size_t>(above - c.pareto.budget.begin()) - 1]);
+  }
+  return fixed * free;
+}
+
+double bound_model::evaluate(int id, const node_state& s) const {
+  const lb_node& n = nodes_[static_cast<std::size_t>(id)];
+  switch (n.type) {
+    case lb_node::kind::monomial: return monomial_bound(id, s);
+    case lb_node::kind::sum: {
+      double total = 0;
+      for (int c : n.children) total += evaluate(c, s);
+      return total;
+    }
+    case lb_node::kind::product: {
+      double total = 1;
+      for (int c : n.children) total *= evaluate(c, s);
+      return total;
+    }
+    case lb_node::kind::max: {
+      double best = 0;
+      for (int c : n.children) best = std::max(best, evaluate(c, s));
+      return best;
+    }
+    case lb_node::kind::min: {
+      double least = infinity;
+      for (int c : n.children) least = std::min(least, evaluate(c, s));
+      return least;
+    }
+    case lb_node::kind::ceil: return std::ceil(evaluate(n.children[0], s));
+    case lb_node::kind::floor: return std::floor(evaluate(n.children[0], s));
+  }
+  return 0;
+}
+
+bool bound_model::resources_exceed(const node_state& s) const {
+  for (const auto& [root, limit] : resources_)
+    if (evaluate(root, s) > limit * (1 + 1e-12)) return true;
+  return false;
+}
+
+}  // namespace sadsl::tune::detail

@@ -1,0 +1,138 @@
+#include "sadsl/tune/tune.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <regex>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::tune {
+
+multi_result tune_designs(const std::vector<design_space>& spaces, const std::string& method, const search_options& options) {
+  if (spaces.empty()) throw error("no designs to tune");
+  auto search = make_search(method);
+  multi_result result;
+  auto start = std::chrono::steady_clock::now();
+  std::optional<error> first_error;
+  std::size_t fitting = 0;
+  for (std::size_t d = 0; d < spaces.size(); ++d) {
+    search_options share = options;
+    std::size_t left = spaces.size() - d;
+    if (options.seconds > 0) {
+      double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      share.seconds = std::max(1e-3, (options.seconds - used) / static_cast<double>(left));
+    }
+    if (options.max_evaluations) share.max_evaluations = std::max<std::uint64_t>(1, options.max_evaluations / spaces.size());
+    try {
+      result.per_design.push_back(search->run(spaces[d], share));
+      ++fitting;
+    } catch (const error& e) {
+      if (std::string(e.what()).find("cannot fit") == std::string::npos) throw;
+      if (!first_error) first_error = e;
+      search_result none;
+      none.method = method;
+      none.design = spaces[d].name();
+      none.cost = std::numeric_limits<double>::infinity();
+      result.per_design.push_back(none);
+    }
+    if (options.stop && options.stop->load()) break;
+  }
+  result.best_index = result.per_design.size();
+  for (std::size_t d = 0; d < result.per_design.size(); ++d) {
+    const search_result& r = result.per_design[d];
+    if (r.found && (!result.found() || r.cost < result.best().cost)) result.best_index = d;
+  }
+  if (fitting == 0 && first_error) throw *first_error;
+  return result;
+}
+
+namespace {
+
+nlohmann::ordered_json integer_or_real(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 9.0e15) return static_cast<long long>(value);
+  return value;
+}
+
+// Odyssey names its designs kernel<dataflow>_<permutation>.
+void add_design_names(nlohmann::ordered_json& j, const std::string& name) {
+  std::smatch parts;
+  static const std::regex odyssey_name(R"(kernel(\d+)_(\d+))");
+  j["design"] = name;
+  if (std::regex_match(name, parts, odyssey_name)) {
+    j["dataflow"] = std::stoi(parts[1]);
+    j["permutation"] = std::stoi(parts[2]);
+  } else {
+    j["dataflow"] = nullptr;
+    j["permutation"] = nullptr;
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& r, const objective& goal) {
+  nlohmann::ordered_json j;
+  add_design_names(j, space.name());
+  j["feasible"] = r.found;
+  const device& dev = space.target();
+  nlohmann::ordered_json sizes = nlohmann::ordered_json::object(), padded = nlohmann::ordered_json::object();
+  double work = 1;
+  for (std::size_t l = 0; l < space.loops().size(); ++l) {
+    const tiled_loop& loop = space.loops()[l];
+    sizes[loop.name] = loop.size;
+    work *= static_cast<double>(loop.size);
+    if (r.found) padded[loop.name] = space.padded_size(l, r.best[loop.offset]);
+  }
+  j["problem_sizes"] = sizes;
+  j["padded_sizes"] = padded;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (std::size_t p = 0; p < r.params.size(); ++p) params[space.model().params[p].name] = integer_or_real(r.params[p]);
+  j["params"] = params;
+  const model::metrics& m = r.metrics;
+  double seconds_per_run = r.found ? m.latency / (dev.clock_mhz * 1e6) : 0;
+  j["latency"] = r.found ? nlohmann::ordered_json(m.latency) : nlohmann::ordered_json(nullptr);
+  j["latency_seconds"] = seconds_per_run;
+  // One multiply-add (2 operations) per iteration of the full loop nest (MM, convolution).
+  j["throughput_gops"] = r.found && seconds_per_run > 0 ? 2 * work / seconds_per_run / 1e9 : 0.0;
+  j["clock_mhz"] = dev.clock_mhz;
+  j["dsp"] = m.dsp;
+  j["bram18k"] = m.bram18k;
+  j["uram"] = m.uram;
+  j["lut"] = m.lut;
+  j["dsp_fraction"] = dev.dsp > 0 ? m.dsp / dev.dsp : 0.0;
+  j["bram18k_fraction"] = dev.bram18k > 0 ? m.bram18k / dev.bram18k : 0.0;
+  j["uram_fraction"] = dev.uram > 0 ? m.uram / dev.uram : 0.0;
+  j["offchip_bytes"] = m.offchip_bytes;
+  j["device"] = dev.name;
+  j["usable_fraction"] = dev.usable_fraction;
+  j["objective"] = goal.name();
+  j["method"] = r.method;
+  j["seed"] = r.seed;
+  j["seconds"] = r.seconds;
+  j["evaluations"] = r.evaluations;
+  j["complete"] = r.complete;
+  j["proven_optimal"] = r.method == "exact" && r.complete && r.found;
+  return j;
+}
+
+nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces, const multi_result& result) {
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t d = 0; d < result.per_design.size(); ++d) {
+    const search_result& r = result.per_design[d];
+    nlohmann::ordered_json row;
+    add_design_names(row, spaces[d].name());
+    row["feasible"] = r.found;
+    row["latency"] = r.found ? nlohmann::ordered_json(r.metrics.latency) : nlohmann::ordered_json(nullptr);
+    row["relative_to_best"] = r.found && result.found() ? result.best().cost / r.cost : 0.0;
+    row["dsp"] = r.metrics.dsp;
+    row["bram18k"] = r.metrics.bram18k;
+    row["point"] = r.found ? spaces[d].describe(r.best) : "";
+    row["evaluations"] = r.evaluations;
+    row["seconds"] = r.seconds;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace sadsl::tune

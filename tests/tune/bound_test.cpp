@@ -1,0 +1,74 @@
+// The exact search's lower bounds never exceed the model at any completion of a partial point.
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "../../src/tune/bound.hpp"
+#include "support.hpp"
+
+namespace sadsl::tune::testing {
+
+namespace {
+
+// Index of `t`'s chain of `loop` among the loop's chains (which are sorted lexicographically).
+std::uint32_t chain_index(const design_space& space, std::size_t loop, const tiling& t) {
+  std::size_t levels = space.loops()[loop].levels.size();
+  const auto& chains = space.loop_chains(loop);
+  for (std::uint32_t c = 0; c < space.loop_chain_count(loop); ++c)
+    if (std::equal(chains.begin() + static_cast<long>(c * levels), chains.begin() + static_cast<long>((c + 1) * levels),
+                   t.begin() + static_cast<long>(space.loops()[loop].offset)))
+      return c;
+  FAIL("tiling not in the space");
+  return 0;
+}
+
+// Bounds are over the feasible completions (infeasible points may have an infinite bound).
+void check_bounds(const design_space& space, std::uint64_t seed) {
+  detail::bound_model bounds(space, model::metrics_of(space.model()).latency, {0, 1, 2});
+  std::mt19937_64 random(seed);
+  int feasible = 0;
+  for (int n = 0; n < 300; ++n) {
+    tiling t(space.width());
+    for (auto& v : t) v = static_cast<std::int64_t>(random() % 300 + 1);
+    t = space.repair(t);
+    evaluation e = space.evaluate(t, objective{});
+    if (!e.feasible()) continue;
+    ++feasible;
+    std::vector<std::uint32_t> chain(space.loops().size());
+    for (std::size_t l = 0; l < chain.size(); ++l) chain[l] = chain_index(space, l, t);
+    for (std::size_t level = 1; level <= chain.size(); ++level) {
+      detail::node_state s{level, chain.data()};
+      CHECK(bounds.objective_bound(s) <= e.metrics.latency * (1 + 1e-9));
+      for (int term : bounds.direct_terms()) CHECK(bounds.term_bound(term, s) <= e.metrics.latency * (1 + 1e-9));
+      CHECK_FALSE(bounds.resources_exceed(s));
+    }
+  }
+  CHECK(feasible > 50);
+}
+
+}  // namespace
+
+TEST_CASE("lower bounds hold at random points of MM designs", "[tune][bound]") {
+  for (const std::string design : {"kernel0_0", "kernel2_2", "kernel3_2", "kernel5_0"}) {
+    DYNAMIC_SECTION(design) { check_bounds(mm_space(design, 300), 5); }
+  }
+}
+
+TEST_CASE("lower bounds hold at random points of a CNN design", "[tune][bound]") {
+  auto ev = load_descriptor((odyssey_dir() / "descriptors" / "cnn" / "kernel3_1.json").string());
+  design_space space(ev, {{"o", 64}, {"r", 28}, {"c", 28}, {"i", 32}, {"p", 3}, {"q", 3}}, builtin_device("u250"));
+  detail::bound_model bounds(space, model::metrics_of(space.model()).latency, {0, 1, 2, 3});
+  std::mt19937_64 random(9);
+  for (int n = 0; n < 300; ++n) {
+    tiling t(space.width());
+    for (auto& v : t) v = static_cast<std::int64_t>(random() % 64 + 1);
+    t = space.repair(t);
+    evaluation e = space.evaluate(t, objective{});
+    if (!e.feasible()) continue;
+    std::vector<std::uint32_t> chain(space.loops().size());
+    for (std::size_t l = 0; l < chain.size(); ++l) chain[l] = chain_index(space, l, t);
+    for (std::size_t level = 1; level <= chain.size(); ++level)
+      CHECK(bounds.objective_bound(detail::node_state{level, chain.data()}) <= e.metrics.latency * (1 + 1e-9));
+  }
+}
+
+}  // namespace sadsl::tune::testing

@@ -1,0 +1,65 @@
+// Every user error of the tuner library has its exact message.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+namespace sadsl::tune::testing {
+
+TEST_CASE("unknown method and device", "[tune][errors]") {
+  CHECK_THROWS_WITH(make_search("greedy"),
+                    "unknown search method \"greedy\" (known: exact, random, annealing, genetic, mp, genetic-mp, padding)");
+  CHECK_THROWS_WITH(builtin_device("u55c"), "unknown device \"u55c\" (known: u200, u250, u280, vu9p)");
+  CHECK_THROWS_WITH(find_device("u55c"), "unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file");
+  CHECK_THROWS_WITH(objective_named("power"), "unknown objective \"power\" (known: latency, throughput, offchip, dsp)");
+}
+
+TEST_CASE("sizes must name the loops of the design", "[tune][errors]") {
+  auto ev = gemm_evaluator("kernel3_2");
+  device u250 = builtin_device("u250");
+  CHECK_THROWS_WITH(design_space(ev, {{"i", 64}, {"j", 64}}, u250), "design \"kernel3_2\": no size for loop \"k\"");
+  CHECK_THROWS_WITH(design_space(ev, {{"i", 64}, {"j", 64}, {"k", 64}, {"x", 3}}, u250), "design \"kernel3_2\" has no loop \"x\"");
+  CHECK_THROWS_WITH(design_space(ev, {{"i", 64}, {"j", 0}, {"k", 64}}, u250), "design \"kernel3_2\": size of loop \"j\" must be at least 1");
+  CHECK_THROWS_WITH(design_space(ev, {{"i", 64}, {"j", 64}, {"k", 64}, {"i_t1", 3}}, u250),
+                    "design \"kernel3_2\": \"i_t1\" is a tiling parameter, not a loop size");
+}
+
+TEST_CASE("an infeasible space names the resource that cannot fit", "[tune][errors]") {
+  device tiny;
+  tiny.name = "tiny";
+  tiny.dsp = 4;
+  tiny.bram18k = 100;
+  design_space space(gemm_evaluator("kernel3_2"), {{"i", 64}, {"j", 64}, {"k", 64}}, tiny);
+  CHECK_THROWS_WITH(make_search("exact")->run(space, {}),
+                    "design \"kernel3_2\" cannot fit on tiny: DSP needs 5 even at the smallest tiling "
+                    "(i_t1=1 i_t2=1 j_t1=1 j_t2=1 k_t1=1 k_t2=1) but only 2.8 are usable (4 x 0.7)");
+}
+
+TEST_CASE("searches refuse what they cannot do", "[tune][errors]") {
+  design_space space = mm_space("kernel3_2", 64);
+  search_options custom;
+  custom.goal.kind = objective_kind::custom;
+  custom.goal.function = [](const model::metrics& m, std::span<const double>) { return m.lut; };
+  CHECK_THROWS_WITH(make_search("exact")->run(space, custom),
+                    "the exact search needs an objective it can bound (latency, throughput, offchip or dsp), not a custom function");
+  search_options unbounded;
+  unbounded.seconds = 0;
+  CHECK_THROWS_WITH(make_search("random")->run(space, unbounded), "search \"random\" needs a time or evaluation budget");
+}
+
+TEST_CASE("device JSON", "[tune][device]") {
+  device d = device_from_json(nlohmann::json::parse(R"({"name": "mine", "dsp": 100, "bram18k": 50, "usable_fraction": 0.5})"), "mine.json");
+  CHECK(d.limits().dsp == 50);
+  CHECK(d.limits().bram18k == 25);
+  CHECK(d.clock_mhz == 300);
+  device odyssey = device_from_json(nlohmann::json::parse(R"({"DSP": {"total": 100, "ratio": 0.7}, "BRAM18K": {"total": 10, "ratio": 0.5}})"), "c.json");
+  CHECK(odyssey.limits().dsp == Approx(70));
+  CHECK(odyssey.limits().bram18k == Approx(5));
+  CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(R"({"dsp": 1})"), "d.json"), "d.json: missing \"bram18k\"");
+  CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(R"({"dsp": 1, "bram18k": 1, "usable_fraction": 2})"), "d.json"),
+                    "d.json: \"usable_fraction\" must be in (0, 1]");
+  device u250 = builtin_device("U250");
+  CHECK(u250.dsp == 12288);
+  CHECK(u250.limits().bram18k == Approx(3763.2));
+}
+
+}  // namespace sadsl::tune::testing

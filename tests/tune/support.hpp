@@ -1,0 +1,36 @@
+#pragma once
+// Helpers shared by the tuner tests: reference data, MM design spaces, a CSV reader.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sadsl/tune/design_space.hpp"
+#include "sadsl/tune/search.hpp"
+#include "../model/test_support.hpp"
+
+namespace sadsl::tune::testing {
+
+inline std::filesystem::path odyssey_dir() { return std::filesystem::path(SADSL_SHARED_DIR) / "reference" / "odyssey"; }
+
+inline std::string gemm_descriptor(const std::string& design) {
+  return (odyssey_dir() / "descriptors" / "gemm" / (design + ".json")).string();
+}
+
+/// One evaluator per design for the whole test program (compiling a model takes a moment).
+inline std::shared_ptr<const model::evaluator> gemm_evaluator(const std::string& design) {
+  static std::map<std::string, std::shared_ptr<const model::evaluator>> cache;
+  auto& slot = cache[design];
+  if (!slot) slot = load_descriptor(gemm_descriptor(design));
+  return slot;
+}
+
+inline design_space mm_space(const std::string& design, std::int64_t n = 1024, space_options options = {}) {
+  return design_space(gemm_evaluator(design), {{"i", n}, {"j", n}, {"k", n}}, builtin_device("u250"), options);
+}
+
+using model::testing::read_csv;  // the model tests' CSV reader
+
+}  // namespace sadsl::tune::testing
