@@ -46,7 +46,7 @@ if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTO
       endif()
     endforeach()
     foreach(target ${targets})
-      if(target MATCHES "^(test|bench)_")
+      if(target MATCHES "^(test|bench|example)_")
         target_link_libraries(${target} PRIVATE sadsl_odyssey_models)
       endif()
     endforeach()

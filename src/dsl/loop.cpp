@@ -51,6 +51,9 @@ std::string declared_name(const std::source_location& where) {
   long end = pos;
   while (end + 1 < static_cast<long>(line.size()) && is_ident(line[end + 1])) ++end;
   while (pos > 0 && is_ident(line[pos - 1])) --pos;
+  // Only a declarator `name(...)` or `name{...}` counts (a source edited after compilation does not).
+  size_t next = line.find_first_not_of(' ', end + 1);
+  if (next == std::string::npos || (line[next] != '(' && line[next] != '{')) return {};
   std::string name = line.substr(pos, end - pos + 1);
   if (std::isdigit(static_cast<unsigned char>(name[0])) || name == "loop") return {};
   return name;
