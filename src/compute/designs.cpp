@@ -5,6 +5,9 @@
 #include "sadsl/compute/latency_hiding.hpp"
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
+#include "sadsl/error.hpp"
+
+#include <fmt/format.h>
 
 namespace sadsl {
 
@@ -12,7 +15,14 @@ std::vector<design> designs(const kernel& k, const design_options& options) {
   program p = expand_local_tensors(build_program(k));
   auto b = std::make_shared<const band>(outermost_band(p));
   std::vector<design> out;
-  for (const auto& dataflow : space_time_candidates(b, options.max_space_dims)) {
+  auto dataflows = space_time_candidates(b, options.max_space_dims);
+  if (dataflows.empty()) {
+    // Say why each band loop is excluded: space_time reports the offending dependence.
+    std::vector<std::string> reasons;
+    for (const auto& l : b->loop_names()) reasons.push_back(space_time(b, {l}).why());
+    throw error(fmt::format("kernel \"{}\" has no legal space loop: {}", k.name(), fmt::join(reasons, "; ")));
+  }
+  for (const auto& dataflow : dataflows) {
     for (const auto& order : tile_orders(dataflow)) {
       design d = array_partition(dataflow, order).value();
       if (options.latency_hiding)

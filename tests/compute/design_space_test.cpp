@@ -170,6 +170,9 @@ TEST_CASE("a loop whose dependence distance exceeds one cannot be a space loop")
   A(i + 2) = A(i) * 0.5f;
   auto b = band_of(k);
   CHECK(space_loop_candidates(*b).empty());
+  CHECK(message_of([&] { designs(k); }) ==
+        "kernel \"stride2\" has no legal space loop: loop \"i\" cannot be a space loop: the flow dependence S0 -> S0 "
+        "on A(i) has distance (2) over [i] (space loops need 0 or 1: data moves between neighbouring PEs only)");
   CHECK(space_time(b, {"i"}).why() ==
         "loop \"i\" cannot be a space loop: the flow dependence S0 -> S0 on A(i) has distance (2) over [i] (space loops "
         "need 0 or 1: data moves between neighbouring PEs only)");
