@@ -7,7 +7,10 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
+using namespace sadsl::testing;
 
 namespace {
 
@@ -28,28 +31,7 @@ std::vector<std::string> permutations(const kernel& k) {
   return out;
 }
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const sadsl::error& e) {
-    return e.what();
-  }
-  return "(no sadsl::error)";
-}
 
-void check_golden(const std::string& name, const std::string& text) {
-  std::string path = std::string(SADSL_SOURCE_DIR) + "/tests/golden/compute/" + name + ".txt";
-  if (std::getenv("SADSL_UPDATE_GOLDEN")) {
-    std::ofstream(path) << text;
-    return;
-  }
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream golden;
-  golden << in.rdbuf();
-  CHECK(text == golden.str());
-}
 
 }  // namespace
 
@@ -106,7 +88,7 @@ TEST_CASE("golden: printed design spaces") {
     std::string text;
     for (const auto& d : designs(k)) text += d.str();
     INFO(k.name());
-    check_golden(k.name(), text);
+    check_golden("compute", k.name(), text);
   }
 }
 

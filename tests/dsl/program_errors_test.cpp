@@ -3,20 +3,14 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
+using namespace sadsl::testing;
 
 namespace {
 std::string at(int line) { return "program_errors_test.cpp:" + std::to_string(line) + ": "; }
 
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const sadsl::error& e) {
-    return e.what();
-  }
-  return "(no sadsl::error)";
-}
 }  // namespace
 
 TEST_CASE("reading an output element no statement wrote") {

@@ -8,26 +8,14 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
+using namespace sadsl::testing;
 
 namespace {
 
-std::string golden_path(const std::string& name) {
-  return std::string(SADSL_SOURCE_DIR) + "/tests/golden/poly/" + name + ".txt";
-}
 
-void check_golden(const std::string& name, const std::string& text) {
-  std::string path = golden_path(name);
-  if (std::getenv("SADSL_UPDATE_GOLDEN")) {
-    std::ofstream(path) << text;
-    return;
-  }
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream golden;
-  golden << in.rdbuf();
-  CHECK(text == golden.str());
-}
 
 std::string full_dump(const kernel& k) {
   program p = build_program(k);
@@ -49,7 +37,7 @@ TEST_CASE("golden: catalogue kernels") {
   for (const auto& k : {catalog::mm(), catalog::cnn(), catalog::mttkrp(), catalog::ttmc(), catalog::fir(),
                         catalog::lu(), catalog::lu_uniform()}) {
     INFO(k.name());
-    check_golden(k.name(), full_dump(k));
+    check_golden("poly", k.name(), full_dump(k));
   }
 }
 
