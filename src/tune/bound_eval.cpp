@@ -88,7 +88,7 @@ void bound_model::build_couplings() {
       double max_budget = resource_monomial_limit_[r] / fixed_min;
       for (int m : objective_monomials) {
         frontier f = frontier_for(m, q, level, max_budget);
-        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, level, std::move(f)});
+        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, resource_monomial_limit_[r], level, std::move(f)});
       }
     }
   }
@@ -111,8 +111,7 @@ double bound_model::monomial_bound(int id, const node_state& s) const {
     double used = q.coefficient;
     for (std::size_t loop = 0; loop < q.factors.size(); ++loop)
       if (q.factors[loop] >= 0 && position_[loop] < s.level) used *= tables_[static_cast<std::size_t>(q.factors[loop])][s.chain[loop]];
-    if (c.pareto.budget.empty()) continue;  // too large to build: no coupling
-    double budget = resource_limit(c.resource_monomial) / used * (1 + 1e-12);
+    double budget = c.limit / used * (1 + 1e-12);
     auto above = std::upper_bound(c.pareto.budget.begin(), c.pareto.budget.end(), budget);
     if (above == c.pareto.budget.begin()) return infinity;  // nothing fits the budget left
     free = std::max(free, c.pareto.best[static_cast<std::size_t>(above - c.pareto.budget.begin()) - 1]);
