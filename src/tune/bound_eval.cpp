@@ -73,6 +73,10 @@ void bound_model::build_couplings() {
   objective_monomials.erase(std::unique(objective_monomials.begin(), objective_monomials.end()), objective_monomials.end());
   for (std::size_t r = 0; r < resource_monomials_.size(); ++r) {
     int q = resource_monomials_[r];
+    // Only a resource that is one monomial as a whole (DSP) couples: a summand of a sum (one
+    // buffer of BRAM) seldom exhausts the device on its own, and each frontier costs a sort.
+    bool whole_resource = std::any_of(resources_.begin(), resources_.end(), [&](const auto& root) { return root.first == q; });
+    if (!whole_resource) continue;
     const lb_node& qn = nodes_[static_cast<std::size_t>(q)];
     for (std::size_t level = loops > 2 ? loops - 2 : 1; level < loops; ++level) {
       // The largest budget the fixed loops can leave: limit / (c x their least resource factors).
