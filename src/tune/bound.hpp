@@ -79,6 +79,7 @@ public:
 private:
   struct coupling {
     int resource_monomial;
+    double limit;       ///< the resource's usable amount
     std::size_t level;  ///< applies when exactly the first `level` loops of the order are fixed
     frontier pareto;
   };

@@ -73,6 +73,10 @@ void bound_model::build_couplings() {
   objective_monomials.erase(std::unique(objective_monomials.begin(), objective_monomials.end()), objective_monomials.end());
   for (std::size_t r = 0; r < resource_monomials_.size(); ++r) {
     int q = resource_monomials_[r];
+    // Only a resource that is one monomial as a whole (DSP) couples: a summand of a sum (one
+    // buffer of BRAM) seldom exhausts the device on its own, and each frontier costs a sort.
+    bool whole_resource = std::any_of(resources_.begin(), resources_.end(), [&](const auto& root) { return root.first == q; });
+    if (!whole_resource) continue;
     const lb_node& qn = nodes_[static_cast<std::size_t>(q)];
     for (std::size_t level = loops > 2 ? loops - 2 : 1; level < loops; ++level) {
       // The largest budget the fixed loops can leave: limit / (c x their least resource factors).
@@ -88,7 +92,7 @@ void bound_model::build_couplings() {
       double max_budget = resource_monomial_limit_[r] / fixed_min;
       for (int m : objective_monomials) {
         frontier f = frontier_for(m, q, level, max_budget);
-        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, level, std::move(f)});
+        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, resource_monomial_limit_[r], level, std::move(f)});
       }
     }
   }
@@ -111,8 +115,7 @@ double bound_model::monomial_bound(int id, const node_state& s) const {
     double used = q.coefficient;
     for (std::size_t loop = 0; loop < q.factors.size(); ++loop)
       if (q.factors[loop] >= 0 && position_[loop] < s.level) used *= tables_[static_cast<std::size_t>(q.factors[loop])][s.chain[loop]];
-    if (c.pareto.budget.empty()) continue;  // too large to build: no coupling
-    double budget = resource_limit(c.resource_monomial) / used * (1 + 1e-12);
+    double budget = c.limit / used * (1 + 1e-12);
     auto above = std::upper_bound(c.pareto.budget.begin(), c.pareto.budget.end(), budget);
     if (above == c.pareto.budget.begin()) return infinity;  // nothing fits the budget left
     free = std::max(free, c.pareto.best[static_cast<std::size_t>(above - c.pareto.budget.begin()) - 1]);

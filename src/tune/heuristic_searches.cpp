@@ -93,7 +93,12 @@ individual breed(const design_space& space, const std::vector<individual>& popul
   const individual& a = population[tournament(population, random)];
   const individual& b = population[tournament(population, random)];
   individual child{crossover(space, a.genes, b.genes, random), infinity};
-  if (random.chance(knobs.mutation_rate)) child.genes = mutate(space, child.genes, knobs.alpha, random);
+  if (random.chance(knobs.mutation_rate)) {
+    child.genes = mutate(space, child.genes, knobs.alpha, random);
+    // Sometimes a second loop moves too: optima often need two loops to change together (the
+    // PE counts of a 2-D array share one DSP budget).
+    if (random.chance(knobs.second_mutation_rate)) child.genes = mutate(space, child.genes, knobs.alpha, random);
+  }
   if (child.genes == a.genes) child.cost = a.cost;
   else if (child.genes == b.genes) child.cost = b.cost;
   return child;

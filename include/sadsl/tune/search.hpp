@@ -37,6 +37,7 @@ struct search_settings {
   std::size_t population = 100;    ///< genetic, genetic-mp
   std::size_t elite = 4;           ///< genetic: best individuals copied unchanged
   double mutation_rate = 0.8;      ///< genetic: probability that a child is mutated
+  double second_mutation_rate = 0.3;  ///< genetic: probability that a mutated child is mutated again
   std::size_t restart_generations = 30;  ///< genetic: generations without progress before a restart
   double padding_threshold = 0.5;  ///< padding: counters break after ceil(f x sqrt(N)) misses
   std::size_t mp_starts = 4;       ///< mp: Ipopt starts per objective
