@@ -19,3 +19,6 @@
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
 #include "sadsl/compute/expand_locals.hpp"
+#include "sadsl/model/evaluator.hpp"
+#include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/tune.hpp"
