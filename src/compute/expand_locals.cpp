@@ -117,6 +117,9 @@ private:
 }  // namespace
 
 program expand_local_tensors(const program& p) {
+  bool has_locals = std::any_of(p.arrays().begin(), p.arrays().end(),
+                                [](const array_info& a) { return a.tensor->role == tensor_role::local; });
+  if (!has_locals) return p;  // nothing to expand: skip the dependence analysis
   auto deps = compute_dependences(p);
   std::map<tensor_ptr, expansion> plans;
   std::vector<tensor_ptr> tensors;
