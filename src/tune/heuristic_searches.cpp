@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "local_search.hpp"
 #include "operators.hpp"
 #include "sadsl/error.hpp"
 #include "searches.hpp"
@@ -104,13 +105,41 @@ individual breed(const design_space& space, const std::vector<individual>& popul
   return child;
 }
 
+struct polish_state {
+  std::unordered_set<tiling, tiling_hash> polished;  ///< points a descent started from or reached
+  double deepest = infinity;                         ///< the best cost a descent with shifts reached
+};
+
+// The memetic step (sadsl's, not Odyssey's): the best individual not polished yet is replaced by
+// its local optimum (local_search.hpp). Only a point better than every earlier one gets the
+// costly shifts, so most descents stay cheap and many basins are visited. True when the
+// population changed.
+bool polish_best(const design_space& space, std::vector<individual>& population, polish_state& state, tracker& track) {
+  auto unpolished = std::find_if(population.begin(), population.end(), [&](const individual& x) {
+    return std::isfinite(x.cost) && !state.polished.count(x.genes);
+  });
+  if (unpolished == population.end()) return false;
+  state.polished.insert(unpolished->genes);
+  local_optimum better = descend(space, unpolished->genes, unpolished->cost, track, false);
+  if (better.cost < state.deepest && !track.exhausted()) {
+    better = descend(space, better.point, better.cost, track, true);
+    state.deepest = better.cost;
+  }
+  state.polished.insert(better.point);
+  // A local optimum already in the population would only be a copy: the individual stays.
+  if (std::any_of(population.begin(), population.end(), [&](const individual& x) { return x.genes == better.point; })) return false;
+  *unpolished = {std::move(better.point), better.cost};
+  return true;
+}
+
 }  // namespace
 
 /// The evolutionary search (Odyssey section 4.1): tournament selection, crossover per loop,
 /// hybrid mutation, elitism; children equal to a point seen before are not evaluated again.
-/// `seeds` (e.g. the MP solutions) go into the first population.
-search_result run_genetic(const std::string& method, const design_space& space, const search_options& options,
-                          const std::vector<tiling>& seeds, tracker& track) {
+/// `seeds` (e.g. the MP solutions) go into the first population. With `polish`, one individual
+/// per generation is replaced by its local optimum (see polish_best).
+search_result run_genetic(const design_space& space, const search_options& options, const std::vector<tiling>& seeds,
+                          bool polish, tracker& track) {
   const search_settings& knobs = options.settings;
   rng random(options.seed);
   std::size_t size = std::max<std::size_t>(knobs.population, 4);
@@ -124,8 +153,10 @@ search_result run_genetic(const std::string& method, const design_space& space, 
   auto by_cost = [](const individual& a, const individual& b) { return a.cost < b.cost; };
   double best = infinity;
   std::size_t stagnant = 0;
+  polish_state memetic;
   while (!track.exhausted()) {
     std::stable_sort(population.begin(), population.end(), by_cost);
+    if (polish && polish_best(space, population, memetic, track)) std::stable_sort(population.begin(), population.end(), by_cost);
     // Restart around the elite when the population has converged (no progress for a while).
     stagnant = population.front().cost < best ? 0 : stagnant + 1;
     best = std::min(best, population.front().cost);
@@ -149,7 +180,6 @@ search_result run_genetic(const std::string& method, const design_space& space, 
     }
     population = std::move(next);
   }
-  (void)method;
   return track.finish(false);
 }
 
@@ -162,7 +192,7 @@ public:
     require_budget(name(), options);
     space.check_fits();
     tracker track(space, options, name());
-    return run_genetic(name(), space, options, {}, track);
+    return run_genetic(space, options, {}, false, track);
   }
 };
 

@@ -15,8 +15,8 @@
 
 namespace sadsl::tune {
 
-search_result run_genetic(const std::string& method, const design_space& space, const search_options& options,
-                          const std::vector<tiling>& seeds, tracker& track);
+search_result run_genetic(const design_space& space, const search_options& options, const std::vector<tiling>& seeds,
+                          bool polish, tracker& track);
 
 namespace {
 
@@ -221,7 +221,7 @@ public:
     // The best rounded points first: they are the ones the population starts from.
     std::stable_sort(seeds.begin(), seeds.end(), [&](const tiling& a, const tiling& b) { return track.evaluate_cached(a) < track.evaluate_cached(b); });
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
-    return run_genetic(name(), space, options, seeds, track);
+    return run_genetic(space, options, seeds, options.settings.local_search, track);
   }
 };
 

@@ -5,21 +5,11 @@
 
 namespace sadsl::tune::testing {
 
-namespace {
-search_options budget(std::uint64_t evaluations, std::uint64_t seed = 7) {
-  search_options o;
-  o.seconds = 0;
-  o.max_evaluations = evaluations;
-  o.seed = seed;
-  return o;
-}
-}  // namespace
-
 TEST_CASE("every heuristic search finds a feasible point within its evaluation budget", "[tune][search]") {
   design_space space = mm_space("kernel3_2");
   for (const std::string method : {"random", "annealing", "genetic", "mp", "genetic-mp", "padding"}) {
     DYNAMIC_SECTION(method) {
-      search_result r = make_search(method)->run(space, budget(3000));
+      search_result r = make_search(method)->run(space, evaluation_budget(3000, 7));
       REQUIRE(r.found);
       CHECK(r.method == method);
       CHECK(r.evaluations <= 3000);
@@ -38,9 +28,9 @@ TEST_CASE("searches are deterministic for a seed", "[tune][search]") {
   design_space space = mm_space("kernel3_2");
   for (const std::string method : {"random", "annealing", "genetic", "genetic-mp"}) {
     DYNAMIC_SECTION(method) {
-      search_result a = make_search(method)->run(space, budget(2000, 11));
-      search_result b = make_search(method)->run(space, budget(2000, 11));
-      search_result c = make_search(method)->run(space, budget(2000, 12));
+      search_result a = make_search(method)->run(space, evaluation_budget(2000, 11));
+      search_result b = make_search(method)->run(space, evaluation_budget(2000, 11));
+      search_result c = make_search(method)->run(space, evaluation_budget(2000, 12));
       CHECK(a.best == b.best);
       CHECK(a.evaluations == b.evaluations);
       CHECK(a.trace.size() == b.trace.size());

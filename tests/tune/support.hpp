@@ -31,6 +31,15 @@ inline design_space mm_space(const std::string& design, std::int64_t n = 1024, s
   return design_space(gemm_evaluator(design), {{"i", n}, {"j", n}, {"k", n}}, builtin_device("u250"), options);
 }
 
+/// Options with an evaluation budget and no time budget: the run is the same on every machine.
+inline search_options evaluation_budget(std::uint64_t evaluations, std::uint64_t seed = 1) {
+  search_options o;
+  o.seconds = 0;
+  o.max_evaluations = evaluations;
+  o.seed = seed;
+  return o;
+}
+
 using model::testing::read_csv;  // the model tests' CSV reader
 
 }  // namespace sadsl::tune::testing

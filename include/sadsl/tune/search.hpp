@@ -42,6 +42,7 @@ struct search_settings {
   double padding_threshold = 0.5;  ///< padding: counters break after ceil(f x sqrt(N)) misses
   std::size_t mp_starts = 4;       ///< mp: Ipopt starts per objective
   double mp_time_share = 0.2;      ///< genetic-mp: at most this share of the time goes to MP
+  bool local_search = true;        ///< genetic-mp: polish each new best by pair-exchange local search
 };
 
 struct search_options {
