@@ -1,7 +1,7 @@
 // Math programming (Odyssey section 4.2): the continuous relaxation solved by Ipopt for the
 // objectives Obj1 (-DSP), Obj2 (off-chip traffic) and Obj3 (traffic - DSP, normalised) under the
 // device limits and the model's constraints, each solution rounded to valid points. genetic-mp
-// seeds the evolutionary search with these points.
+// seeds the evolutionary search with these points and polishes its individuals by local search.
 #include <IpIpoptApplication.hpp>
 #include <IpTNLP.hpp>
 #include <algorithm>
