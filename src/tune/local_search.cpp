@@ -55,7 +55,7 @@ private:
     std::vector<std::size_t> loops;  ///< the loops that changed
   };
   static constexpr std::size_t max_promising = 16;
-  /// Exchanges among three loops are tried when their fronts give at most this many points.
+  /// Exchanges among three loops are tried while their fronts give at most this many points in all.
   static constexpr double max_combinations = 250000;
 
   // Evaluates `t` (counted, offered to the tracker); nullopt once the budget is used up.
@@ -137,19 +137,22 @@ private:
     return finish_step();
   }
 
-  // Every combination of the trade-off chains of two loops, and of three when that is not too
+  // Every combination of the trade-off chains of two loops, and of three while that is not too
   // many; moves to the best. Combinations that would win but overrun a resource are remembered.
   std::optional<bool> exchange() {
     start_step();
     promising_.clear();
     const std::size_t n = fronts_.size();
+    double allowance = max_combinations;  // for all triples together: models with many loops stay cheap
     for (std::size_t a = 0; a < n; ++a)
       for (std::size_t b = a + 1; b < n; ++b) {
         if (!combine({a, b})) return std::nullopt;
         for (std::size_t c = b + 1; c < n; ++c) {
           double count = static_cast<double>(fronts_[a].size()) * static_cast<double>(fronts_[b].size()) *
                          static_cast<double>(fronts_[c].size());
-          if (count <= max_combinations && !combine({a, b, c})) return std::nullopt;
+          if (count > allowance) continue;
+          allowance -= count;
+          if (!combine({a, b, c})) return std::nullopt;
         }
       }
     return finish_step();

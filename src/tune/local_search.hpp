@@ -9,8 +9,8 @@
 //     (coordinate descent), until a round changes nothing. Each sweep also records the loop's
 //     trade-off front: the chains that no other chain beats both in the objective (as if
 //     feasible) and in every resource.
-//  2. exchange: every combination of the fronts of two loops, and of three when that is at
-//     most 250,000 points. Combinations that would win but overrun a resource are kept (the 16
+//  2. exchange: every combination of the fronts of two loops, and of three while that stays
+//     within 250,000 points in all. Combinations that would win but overrun a resource are kept (the 16
 //     with the smallest overrun).
 //  3. repair: each kept combination with each of its other loops swept: that loop may give
 //     back the resource (a smaller k tile frees the BRAM that more PEs need).
