@@ -11,6 +11,7 @@
 
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 
 using namespace sadsl::model;
 
@@ -95,7 +96,7 @@ int main(int argc, char** argv) {
 
   std::size_t count = points.size() / model.params.size();
   std::vector<metrics> out(count);
-  device_limits u250 = builtin_device_limits("u250");
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
 
   evaluator compiled(model);
   evaluator_options jit_only;

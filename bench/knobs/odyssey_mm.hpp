@@ -11,13 +11,14 @@
 #include "cgra.hpp"
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 
 namespace sadsl::knobs::bench {
 
 inline test_space odyssey_mm_space() {
   auto ev = std::make_shared<const model::evaluator>(
       model::import_odyssey_descriptor(std::string(SADSL_SHARED_DIR) + "/reference/odyssey/descriptors/gemm/kernel3_2.json"));
-  const model::device_limits limits = model::builtin_device_limits("u250");
+  const model::device_limits limits = tune::builtin_device("u250").limits();
   test_space s{"odyssey-mm/u250", {}, {}};
   s.tuning.add_knob(knob::range("i_t1", 16, 1024, 16));
   s.tuning.add_knob(knob::range("j_t1", 16, 1024, 16));

@@ -66,7 +66,7 @@ int run_eval(const arguments& args, std::ostream& out) {
 const command_registration eval_registration{
     "eval",
     {"evaluate one point of a design descriptor: --descriptor FILE --size i=N,... --point name=N,... "
-     "[--device u250|vu9p|FILE] [--json] [--compiled]",
+     "[--device u250|u280|u200|vu9p|FILE] [--json] [--compiled]",
      {"json", "compiled"},
      run_eval}};
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "sadsl/error.hpp"
-#include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 
 namespace sadsl::cli {
 
@@ -29,12 +29,10 @@ std::vector<std::pair<std::string, double>> parse_assignments(const arguments& a
 
 model::device_limits device_from(const arguments& args) {
   const std::string* device = args.optional("device");
-  if (!device) return model::builtin_device_limits("u250");
-  if (std::filesystem::exists(*device)) return model::load_odyssey_constraints(*device);
   try {
-    return model::builtin_device_limits(*device);
+    return tune::find_device(device ? *device : "u250").limits();
   } catch (const error& e) {
-    throw error("sadsl " + args.command() + ": --device: " + e.what() + " and no such constraint file");
+    throw error("sadsl " + args.command() + ": --device: " + e.what());
   }
 }
 

@@ -13,7 +13,8 @@ namespace sadsl::cli {
 std::vector<std::pair<std::string, double>> parse_assignments(const arguments& args, const std::string& option,
                                                               const std::string& text);
 
-/// --device: a built-in name (u250, vu9p) or an Odyssey constraint JSON file; default u250.
+/// --device: a built-in device (tune::find_device: u250, u280, u200, vu9p) or a device JSON file
+/// (sadsl's form or an Odyssey constraint file); default u250.
 model::device_limits device_from(const arguments& args);
 
 /// A point of `model` from --size and --point; every parameter that is not inferred needs a value.

@@ -101,7 +101,7 @@ TEST_CASE("sadsl usage errors", "[cli][errors]") {
   check_error("eval" + k32 + "--size i=1024,j=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8",
               "sadsl eval: no value for parameter \"k\" (give it with --size)");
   check_error("eval" + k32 + optimum + " --device u55c",
-              "sadsl eval: --device: unknown device \"u55c\" (known: u250, vu9p) and no such constraint file");
+              "sadsl eval: --device: unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file");
   check_error("eval --descriptor /nonexistent/k.json " + optimum, "cannot read descriptor /nonexistent/k.json");
   check_error("emit" + k32 + "--output /nonexistent/dir/k.cpp", "sadsl emit: cannot write /nonexistent/dir/k.cpp");
 }

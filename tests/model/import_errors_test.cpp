@@ -155,23 +155,3 @@ TEST_CASE("descriptor files that cannot be read", "[odyssey][errors]") {
                     "broken.json: invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 13: "
                     "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
 }
-
-TEST_CASE("Odyssey constraint files and built-in devices", "[odyssey][errors]") {
-  device_limits u250 = load_odyssey_constraints(testing::odyssey_dir() / "constraints" / "u250.json");
-  CHECK(u250.dsp == 12288 * 0.7);
-  CHECK(u250.bram18k == 5376 * 0.7);
-  CHECK(u250.uram == 1280 * 0.7);
-  device_limits vu9p = builtin_device_limits("vu9p");
-  CHECK(vu9p.dsp == 6840 * 0.7);
-  CHECK(vu9p.bram18k == 4318 * 0.7);
-  CHECK(vu9p.uram == 960 * 0.7);
-  CHECK_THROWS_WITH(builtin_device_limits("u55c"), "unknown device \"u55c\" (known: u250, vu9p)");
-  testing::temporary_cache dir("bad-constraints");
-  CHECK_THROWS_WITH(load_odyssey_constraints(dir.dir / "none.json"), "cannot read constraint file " + (dir.dir / "none.json").string());
-  std::ofstream(dir.dir / "bad.json") << "{\"DSP\": 5}";
-  CHECK_THROWS_WITH(load_odyssey_constraints(dir.dir / "bad.json"), "bad.json: /DSP: expected {\"total\": N, \"ratio\": R}");
-  std::ofstream(dir.dir / "broken.json") << "[";
-  CHECK_THROWS_WITH(load_odyssey_constraints(dir.dir / "broken.json"),
-                    "broken.json: invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
-                    "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
-}

@@ -8,6 +8,7 @@
 #include "sadsl/error.hpp"
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
@@ -86,7 +87,7 @@ TEST_CASE("run-time compilation caches by content hash", "[jit]") {
 
   std::vector<double> point = optimum_point(model);
   metrics m;
-  device_limits u250 = builtin_device_limits("u250");
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
   second.evaluate(point.data(), &m, &u250);
   CHECK(m.latency == 637832.25);
   CHECK(point[model.parameter_index("p9")] == 16);
@@ -117,7 +118,7 @@ TEST_CASE("a missing compiler is a clear error and the evaluator falls back to t
   CHECK(ev.active_backend() == backend::interpreter);
   CHECK(ev.fallback_reason() == "C++ compiler \"sadsl-no-such-compiler\" not found");
   std::vector<double> point = optimum_point(ev.model());
-  CHECK(ev.evaluate(point, builtin_device_limits("u250")).latency == 637832.25);
+  CHECK(ev.evaluate(point, sadsl::tune::builtin_device("u250").limits()).latency == 637832.25);
 }
 
 TEST_CASE("a failing compiler, a broken cache entry and an unusable cache directory", "[jit][errors]") {

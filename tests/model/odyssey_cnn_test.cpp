@@ -3,12 +3,13 @@
 
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
 
 TEST_CASE("every CNN descriptor evaluates feasibly at a small tiling", "[odyssey]") {
-  device_limits u250 = builtin_device_limits("u250");
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
   for (const std::string& design : testing::cnn_designs()) {
     interpreter model(import_odyssey_descriptor(testing::descriptor("cnn", design)));
     const design_model& d = model.model();

@@ -5,12 +5,13 @@
 
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
 
 TEST_CASE("imported MM descriptors reproduce Odyssey's latency, DSP, BRAM and traffic exactly", "[odyssey]") {
-  device_limits u250 = load_odyssey_constraints(testing::odyssey_dir() / "constraints" / "u250.json");
+  device_limits u250 = sadsl::tune::load_device(testing::odyssey_dir() / "constraints" / "u250.json").limits();
   std::size_t checked = 0;
   for (const std::string& design : testing::gemm_designs()) {
     interpreter model(import_odyssey_descriptor(testing::odyssey_dir() / "descriptors" / "gemm" / (design + ".json")));
@@ -48,7 +49,7 @@ TEST_CASE("kernel3_2 at Odyssey's optimum", "[odyssey]") {
   for (auto [name, value] : {std::pair{"i", 1024}, {"j", 1024}, {"k", 1024}, {"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64},
                              {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}})
     point[d.parameter_index(name)] = value;
-  metrics m = model.evaluate(point, builtin_device_limits("u250"));
+  metrics m = model.evaluate(point, sadsl::tune::builtin_device("u250").limits());
   CHECK(m.latency == 637832.25);
   CHECK(m.dsp == 8600);
   CHECK(m.bram18k == 2515);

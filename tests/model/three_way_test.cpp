@@ -7,6 +7,7 @@
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
@@ -41,7 +42,7 @@ std::size_t mismatches(const compiled_model& compiled, const std::vector<double>
 void check_three_ways(const std::string& kernel, const std::string& design, const std::filesystem::path& cache) {
   design_model model = import_odyssey_descriptor(testing::descriptor(kernel, design));
   interpreter reference(model);
-  device_limits u250 = builtin_device_limits("u250");
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
   std::vector<double> points = testing::random_points(model, point_count, 2026);
   std::vector<double> reference_points = points;
   std::vector<metrics> expected(point_count);

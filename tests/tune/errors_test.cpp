@@ -1,6 +1,8 @@
 // Every user error of the tuner library has its exact message.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "support.hpp"
 
 namespace sadsl::tune::testing {
@@ -60,6 +62,25 @@ TEST_CASE("device JSON", "[tune][device]") {
   device u250 = builtin_device("U250");
   CHECK(u250.dsp == 12288);
   CHECK(u250.limits().bram18k == Approx(3763.2));
+}
+
+TEST_CASE("Odyssey constraint files are devices", "[tune][device]") {
+  model::device_limits u250 = load_device(odyssey_dir() / "constraints" / "u250.json").limits();
+  CHECK(u250.dsp == 12288 * 0.7);
+  CHECK(u250.bram18k == 5376 * 0.7);
+  CHECK(u250.uram == 1280 * 0.7);
+  model::device_limits vu9p = builtin_device("vu9p").limits();
+  CHECK(vu9p.dsp == 6840 * 0.7);
+  CHECK(vu9p.bram18k == 4318 * 0.7);
+  CHECK(vu9p.uram == 960 * 0.7);
+  model::testing::temporary_cache dir("bad-constraints");
+  CHECK_THROWS_WITH(load_device(dir.dir / "none.json"), "cannot read device file " + (dir.dir / "none.json").string());
+  std::ofstream(dir.dir / "bad.json") << "{\"DSP\": 5}";
+  CHECK_THROWS_WITH(load_device(dir.dir / "bad.json"), "bad.json: \"DSP\" must be {\"total\": N, \"ratio\": R}");
+  std::ofstream(dir.dir / "broken.json") << "[";
+  CHECK_THROWS_WITH(load_device(dir.dir / "broken.json"),
+                    "broken.json: invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
+                    "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
 }
 
 }  // namespace sadsl::tune::testing

@@ -20,11 +20,4 @@ design_model import_odyssey_descriptor(const std::filesystem::path& file, std::s
 design_model import_odyssey_descriptor(const nlohmann::ordered_json& descriptor, const std::string& source,
                                        std::string model_name);
 
-/// Reads an Odyssey constraint file (e.g. cst/u250.json): usable = total x ratio per resource.
-device_limits load_odyssey_constraints(const std::filesystem::path& file);
-
-/// Built-in devices with Odyssey's usable fraction 0.7: "u250" (DSP 12288, BRAM18K 5376, URAM
-/// 1280) and "vu9p" (DSP 6840, BRAM18K 4318, URAM 960). Throws sadsl::error for other names.
-device_limits builtin_device_limits(const std::string& name, double usable_fraction = 0.7);
-
 }  // namespace sadsl::model
