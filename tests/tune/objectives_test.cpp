@@ -36,11 +36,15 @@ TEST_CASE("a user objective drives the heuristic searches", "[tune][objective]")
   o.goal.kind = objective_kind::custom;
   // Latency, but designs above 1000 DSPs are not wanted.
   o.goal.function = [](const model::metrics& m, std::span<const double>) { return m.dsp > 1000 ? 1e30 : m.latency; };
-  search_result r = make_search("genetic")->run(space, o);
-  REQUIRE(r.found);
-  CHECK(r.metrics.dsp <= 1000);
-  CHECK(r.cost == r.metrics.latency);
-  CHECK(objective_named("throughput").cost(r.metrics, r.params) == r.metrics.latency);
+  for (const std::string method : {"genetic", "genetic-mp"}) {
+    DYNAMIC_SECTION(method) {
+      search_result r = make_search(method)->run(space, o);
+      REQUIRE(r.found);
+      CHECK(r.metrics.dsp <= 1000);
+      CHECK(r.cost == r.metrics.latency);
+      CHECK(objective_named("throughput").cost(r.metrics, r.params) == r.metrics.latency);
+    }
+  }
 }
 
 }  // namespace sadsl::tune::testing

@@ -19,7 +19,10 @@ enum class objective_kind {
 
 struct objective {
   objective_kind kind = objective_kind::latency;
-  /// For objective_kind::custom: the cost of a feasible point (metrics and model parameter values).
+  /// For objective_kind::custom: the cost of a point (metrics and model parameter values). Only
+  /// feasible points are ever kept, but genetic-mp's local search also asks about infeasible ones
+  /// (to weigh what a loop's chains cost against the resources they take), so the function should
+  /// not assume feasibility.
   std::function<double(const model::metrics&, std::span<const double>)> function;
 
   /// "latency", "throughput", "offchip", "dsp" or "custom".
