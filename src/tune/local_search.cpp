@@ -57,6 +57,8 @@ private:
   static constexpr std::size_t max_promising = 16;
   /// Exchanges among three loops are tried while their fronts give at most this many points in all.
   static constexpr double max_combinations = 250000;
+  /// A shift evaluates about this many points at most (MM: 1.5 million, all of them).
+  static constexpr double max_shift = 4e6;
 
   // Evaluates `t` (counted, offered to the tracker); nullopt once the budget is used up.
   std::optional<evaluation> evaluate(const tiling& t) {
@@ -206,12 +208,18 @@ private:
   // the moves where the other loop's best chain only appears once resources are freed.
   std::optional<bool> shift() {
     start_step();
+    // Larger spaces take every stride-th front chain, so that a shift stays near max_shift points.
+    double chains = 0, planned = 0;
+    for (std::size_t l = 0; l < fronts_.size(); ++l) chains += static_cast<double>(space_.loop_chain_count(l));
+    for (std::size_t l = 0; l < fronts_.size(); ++l)
+      planned += static_cast<double>(fronts_[l].size()) * (chains - static_cast<double>(space_.loop_chain_count(l)));
+    const std::size_t stride = static_cast<std::size_t>(std::max(1.0, std::ceil(planned / max_shift)));
     for (std::size_t a = 0; a < fronts_.size(); ++a)
-      for (const tradeoff& x : fronts_[a])
+      for (std::size_t f = 0; f < fronts_[a].size(); f += stride)
         for (std::size_t b = 0; b < fronts_.size(); ++b) {
           if (b == a) continue;
           tiling t = best_.point;
-          set_chain(t, a, x.chain);
+          set_chain(t, a, fronts_[a][f].chain);
           for (std::size_t c = 0; c < space_.loop_chain_count(b); ++c) {
             set_chain(t, b, c);
             if (!consider(t)) return std::nullopt;

@@ -16,7 +16,8 @@
 //     back the resource (a smaller k tile frees the BRAM that more PEs need).
 //  4. shifts (optional, the costly step: a front times a whole loop, about 1.5 million
 //     evaluations for MM): each front chain of one loop with every chain of another, for moves
-//     whose second half only pays once the first has freed or taken resources.
+//     whose second half only pays once the first has freed or taken resources. Larger spaces
+//     take every n-th front chain, to stay near 4 million evaluations.
 //
 // The first step that improves is taken and the descent starts over; it ends when none does.
 // Every evaluation is counted by the tracker (the descent stops exactly at an evaluation budget
