@@ -27,14 +27,16 @@ std::vector<std::pair<std::string, double>> parse_assignments(const arguments& a
   return result;
 }
 
-model::device_limits device_from(const arguments& args) {
+tune::device device_option(const arguments& args) {
   const std::string* device = args.optional("device");
   try {
-    return tune::find_device(device ? *device : "u250").limits();
+    return tune::find_device(device ? *device : "u250");
   } catch (const error& e) {
     throw error("sadsl " + args.command() + ": --device: " + e.what());
   }
 }
+
+model::device_limits device_from(const arguments& args) { return device_option(args).limits(); }
 
 std::vector<double> point_from(const arguments& args, const model::design_model& model) {
   std::vector<double> point(model.params.size());

@@ -89,7 +89,7 @@ void print_text(const nlohmann::ordered_json& config, std::ostream& out) {
 int run_tune(const arguments& args, std::ostream& out) {
   args.allow_only({"descriptor", "descriptors", "size", "device", "method", "seconds", "evaluations", "seed", "threads",
                    "objective", "json"});
-  tune::device target = tune::find_device(args.optional("device") ? *args.optional("device") : "u250");
+  tune::device target = device_option(args);
   std::string method = args.optional("method") ? *args.optional("method") : "genetic-mp";
   tune::make_search(method);  // rejects an unknown method before any work
   tune::search_options options = options_from(args);

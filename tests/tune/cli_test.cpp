@@ -78,7 +78,7 @@ TEST_CASE("sadsl tune error messages", "[tune][cli]") {
   CHECK(sadsl_tune(kernel3_2() + sizes + "--method greedy").err ==
         "unknown search method \"greedy\" (known: exact, random, annealing, genetic, mp, genetic-mp, padding)\n");
   CHECK(sadsl_tune(kernel3_2() + sizes + "--device u55c").err ==
-        "unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file\n");
+        "sadsl tune: --device: unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file\n");
   CHECK(sadsl_tune(kernel3_2() + "--size i=64,j=x").err == "sadsl tune: --size: \"j=x\" is not name=integer\n");
   CHECK(sadsl_tune(kernel3_2() + "--size i=64,j=64").err == "design \"kernel3_2\": no size for loop \"k\"\n");
   CHECK(sadsl_tune(kernel3_2() + sizes + "--seconds soon").err == "sadsl tune: --seconds: \"soon\" is not a non-negative number\n");
