@@ -28,7 +28,7 @@ namespace {
 // [i] [j] [k] [i,j] [i,k] [j,k], P the tile order (0 = i,k,j; 1 = k,j,i; 2 = i,j,k), matched by the
 // loops kept innermost (the design's Theorem 3.1 class).
 std::string descriptor_of(const design& d, size_t dataflow_index) {
-  const std::string inner = d.tile_order.back();
+  const std::string inner = d.tile_order.back().name();
   int order = inner == "j" ? 0 : inner == "i" ? 1 : 2;
   return fmt::format("{}/reference/odyssey/descriptors/gemm/kernel{}_{}.json", SADSL_SHARED_DIR, dataflow_index, order);
 }
@@ -44,7 +44,7 @@ bool interpreter_check(kernel& mm, const program& p, const std::vector<design>& 
     buffers data(mm);
     data.randomize_inputs(2026);
     auto layouts = stored_layouts(d);
-    for (const auto& l : layouts) data.permute(l.tensor, l.order);
+    for (const auto& l : layouts) data.permute(l.tensor.name(), l.order);
     run(*d.band->source, concrete_schedule(d, tiling), data, layouts);
     all_equal = all_equal && data.get<float>("C") == expected.get<float>("C");
   }
@@ -69,7 +69,7 @@ int main(int argc, char** argv) try {
 
   // 2. Compile.
   program p = build_program(mm);
-  std::string model = dump_program(p) + "dependences:\n" + dump_dependences(compute_dependences(p)) +
+  std::string model = dump_program(p) + "dependences:\n" + dump_dependences(p, compute_dependences(p)) +
                       "loop nest:\n" + dump_schedule_code(p, p.schedule());
   std::ofstream(out / "polyhedral.txt") << model;
   std::printf("%s\n", model.c_str());

@@ -16,7 +16,7 @@ int main(int argc, char** argv) try {
   program p = build_program(mm);
   auto b = std::make_shared<const band>(outermost_band(p));
   std::string out = "== the outermost permutable band: [" + fmt::format("{}", fmt::join(b->loop_names(), ", ")) + "]\n";
-  out += "== space-loop candidates: [" + fmt::format("{}", fmt::join(space_loop_candidates(*b), ", ")) + "]\n\n";
+  out += "== space-loop candidates: [" + join_names(space_loop_candidates(*b)) + "]\n\n";
 
   design st = space_time(b, {"i", "j"}).value();
   design ap = array_partition(st, tile_orders(st).front()).value();
@@ -25,7 +25,7 @@ int main(int argc, char** argv) try {
   factor_values tiling{{"i_t1", 4}, {"j_t1", 4}, {"k_t1", 8}, {"i_t2", 2}, {"j_t2", 2}, {"k_t2", 4}};
   auto only = [&](const design& d) {
     factor_values v;
-    for (const auto& f : d.factors) v[f.name] = tiling.at(f.name);
+    for (const auto& f : d.factors) v[d.name_of(f.id)] = tiling.at(d.name_of(f.id));
     return v;
   };
   for (const design* d : {&st, &ap, &lh, &vec}) {

@@ -22,13 +22,10 @@ std::vector<size_t> carrying_loops(const band_dependence& d, size_t n) {
   return out;
 }
 
-// "x" for a loop name; the extent of a band loop as text (hi - lo).
-std::string extent_text(const detail::symbol_node& l) { return (l.hi - l.lo).str(); }
-
 }  // namespace
 
-std::vector<std::string> tile_order::loops() const {
-  std::vector<std::string> all = outer;
+std::vector<loop_id> tile_order::loops() const {
+  std::vector<loop_id> all = outer;
   all.insert(all.end(), inner.begin(), inner.end());
   return all;
 }
@@ -38,9 +35,9 @@ std::vector<tile_order> tile_orders(const design& d) {
   size_t n = b.loops.size();
   // Reuse groups: per tensor, the loops carrying any of its flow (written tensors) or read
   // dependences; a tensor reused along several loops keeps all of them innermost.
-  std::vector<std::string> tensors;
-  std::map<std::string, std::set<size_t>> carried;
-  std::map<std::string, bool> written;
+  std::vector<tensor_id> tensors;
+  std::map<tensor_id, std::set<size_t>> carried;
+  std::map<tensor_id, bool> written;
   for (const auto& dep : b.deps) {
     if (dep.dep.kind != dep_kind::flow && dep.dep.kind != dep_kind::read) continue;
     auto inner = carrying_loops(dep, n);
@@ -59,35 +56,33 @@ std::vector<tile_order> tile_orders(const design& d) {
   for (const auto& [key, inner] : groups) {
     tile_order order;
     for (size_t l = 0; l < n; ++l)
-      (std::find(inner.begin(), inner.end(), l) == inner.end() ? order.outer : order.inner).push_back(b.loops[l]->name);
+      (std::find(inner.begin(), inner.end(), l) == inner.end() ? order.outer : order.inner)
+          .push_back(b.loops[l]->loop_identity());
     auto same = [&](const tile_order& o) { return o.outer == order.outer && o.inner == order.inner; };
     if (std::none_of(out.begin(), out.end(), same)) out.push_back(order);
   }
-  if (out.empty()) out.push_back({b.loop_names(), {}});  // no reuse at all: the band order
+  if (out.empty()) out.push_back({b.loop_ids(), {}});  // no reuse at all: the band order
   return out;
 }
 
 design_or_reason array_partition(const design& d, const tile_order& order) {
-  std::vector<std::string> tile_order = order.loops();
+  std::vector<loop_id> tile_order = order.loops();
   if (!d.tile_order.empty()) return design_or_reason::illegal(fmt::format("design {} is already partitioned", d.name()));
-  auto names = d.band->loop_names();
-  auto sorted_order = tile_order, sorted_names = names;
+  auto loops = d.band->loop_ids();
+  auto sorted_order = tile_order, sorted_loops = loops;
   std::sort(sorted_order.begin(), sorted_order.end());
-  std::sort(sorted_names.begin(), sorted_names.end());
-  if (sorted_order != sorted_names)
+  std::sort(sorted_loops.begin(), sorted_loops.end());
+  if (sorted_order != sorted_loops)
     return design_or_reason::illegal(fmt::format("tile order [{}] is not a permutation of the band loops [{}]",
-                                                 fmt::join(tile_order, ", "), fmt::join(names, ", ")));
+                                                 join_names(tile_order), join_names(loops)));
   design out = d;
   out.tile_order = tile_order;
   out.tile_inner = order.inner.size();
   // Factors in the order of the space-time schedule: space loops first, then the others.
-  std::vector<std::string> factor_order = d.space;
-  for (const auto& n : names)
-    if (std::find(d.space.begin(), d.space.end(), n) == d.space.end()) factor_order.push_back(n);
-  for (const auto& n : factor_order) {
-    const auto& l = *d.band->loops[d.band->position(n)];
-    out.factors.push_back({n + "_t1", n, factor_kind::array_partition, extent_text(l), "", false, 0});
-  }
+  std::vector<loop_id> factor_order = d.space;
+  for (const auto& l : loops)
+    if (std::find(d.space.begin(), d.space.end(), l) == d.space.end()) factor_order.push_back(l);
+  for (const auto& l : factor_order) out.factors.push_back({{l, tile_level::array_partition}, std::nullopt, false, 0});
   return out;
 }
 

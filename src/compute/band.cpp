@@ -16,23 +16,40 @@
 
 namespace sadsl {
 
+std::vector<loop_id> band::loop_ids() const {
+  std::vector<loop_id> out;
+  for (const auto& l : loops) out.push_back(l->loop_identity());
+  return out;
+}
+
 std::vector<std::string> band::loop_names() const {
   std::vector<std::string> out;
   for (const auto& l : loops) out.push_back(l->name);
   return out;
 }
 
-size_t band::position(const std::string& loop) const {
+size_t band::position(const loop_id& loop) const {
   for (size_t i = 0; i < loops.size(); ++i)
-    if (loops[i]->name == loop) return i;
-  throw error(fmt::format("\"{}\" is not a loop of the band [{}]", loop, fmt::join(loop_names(), ", ")));
+    if (loops[i]->seq == loop.key()) return i;
+  throw error(fmt::format("\"{}\" is not a loop of the band [{}]", loop.name(), fmt::join(loop_names(), ", ")));
+}
+
+loop_id band::loop(const std::string& name) const {
+  for (const auto& l : loops)
+    if (l->name == name) return l->loop_identity();
+  throw error(fmt::format("\"{}\" is not a loop of the band [{}]", name, fmt::join(loop_names(), ", ")));
+}
+
+affine band::extent(const loop_id& loop) const {
+  const auto& l = *loops[position(loop)];
+  return l.hi - l.lo;
 }
 
 std::string band_dependence::describe(const program& p) const {
   const auto& sink = p.statement(dep.sink);
   const auto& source = p.statement(dep.source);
-  return fmt::format("{} dependence of {} ({}) on {} from {} ({})", dep_kind_name(dep.kind), dep.sink,
-                     sink.record->str(), dep.sink_access, dep.source, source.record->str());
+  return fmt::format("{} dependence of {} ({}) on {} from {} ({})", dep_kind_name(dep.kind), sink.name(),
+                     sink.record->str(), access_text(p, dep.sink_access), source.name(), source.record->str());
 }
 
 namespace {
@@ -53,7 +70,7 @@ public:
       if (s.bands.empty() || s.bands[0] != stmts[0].bands.front())
         throw error(fmt::format("kernel \"{}\" has several outermost loop nests (statement {} is not in the first); "
                                 "a systolic array maps one nest",
-                                p_.kernel().name(), s.name));
+                                p_.kernel().name(), s.name()));
     main_ = &*std::max_element(stmts.begin(), stmts.end(), [](const statement_info& a, const statement_info& b) {
       return a.loops.size() < b.loops.size();
     });
@@ -126,9 +143,9 @@ private:
     out.owner = p_.kernel().state();
     out.source = std::make_shared<const program>(p_);
     out.loops.assign(main_->record->loops.begin(), main_->record->loops.begin() + depth);
-    for (const auto& s : p_.statements()) out.statements.push_back(s.name);
+    for (const auto& s : p_.statements()) out.statements.push_back(s.id);
     out.embedding = embeddings(depth);
-    for (const auto& s : p_.statements()) out.placement.emplace(s.name, placement(s, depth));
+    for (const auto& s : p_.statements()) out.placement.emplace(s.id, placement(s, depth));
     for (const auto& d : deps_) {
       band_dependence bd;
       bd.dep = d;

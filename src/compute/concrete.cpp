@@ -18,9 +18,7 @@ namespace sadsl {
 
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
+bool contains(const std::vector<loop_id>& v, const loop_id& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 isl::aff floor_div(const isl::aff& a, int64_t t) {
   return isl::manage(isl_aff_floor(isl_aff_scale_down_ui(a.copy(), static_cast<unsigned>(t))));
@@ -38,7 +36,7 @@ struct loop_parts {
 
 class schedule_builder {
 public:
-  schedule_builder(const design& d, const factor_values& v) : d_(d), v_(v) {}
+  schedule_builder(const design& d, const design_point& v) : d_(d), v_(v) {}
 
   isl::schedule build() {
     const program& p = *d_.band->source;
@@ -52,27 +50,27 @@ public:
   }
 
 private:
-  int64_t value(const std::string& name) const { return v_.at(name); }
+  int64_t value(const loop_id& loop, tile_level level) const { return v_.at({loop, level}); }
 
-  loop_parts parts(const std::string& loop, const isl::aff& b) const {
+  loop_parts parts(const loop_id& loop, const isl::aff& b) const {
     bool lat = contains(d_.latency, loop), vec = d_.simd == loop;
-    int64_t t1 = value(loop + "_t1");
+    int64_t t1 = value(loop, tile_level::array_partition);
     loop_parts out;
     out.tile = floor_div(b, t1);
     isl::aff point = mod(b, t1);
     if (lat) {
-      int64_t t2 = value(loop + "_t2");
+      int64_t t2 = value(loop, tile_level::latency_hiding);
       out.outer = floor_div(point, t2);
       isl::aff rest = mod(point, t2);
       if (vec) {
-        int64_t t3 = value(loop + "_t3");
+        int64_t t3 = value(loop, tile_level::simd);
         out.latency = floor_div(rest, t3);
         out.simd = mod(rest, t3);
       } else {
         out.latency = rest;
       }
     } else if (vec) {
-      int64_t t2 = value(loop + "_t2");
+      int64_t t2 = value(loop, tile_level::simd);
       out.outer = floor_div(point, t2);
       out.simd = mod(point, t2);
     } else {
@@ -83,24 +81,24 @@ private:
 
   isl::map statement_dims(const statement_info& s) const {
     const band& b = *d_.band;
-    isl::multi_aff place = b.placement.at(s.name);
-    std::map<std::string, loop_parts> loops;
-    auto names = b.loop_names();
-    for (size_t l = 0; l < names.size() && !d_.tile_order.empty(); ++l)
-      loops.emplace(names[l], parts(names[l], isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l)))));
+    isl::multi_aff place = b.placement.at(s.id);
+    std::map<loop_id, loop_parts> loops;
+    auto ids = b.loop_ids();
+    for (size_t l = 0; l < ids.size() && !d_.tile_order.empty(); ++l)
+      loops.emplace(ids[l], parts(ids[l], isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l)))));
     std::vector<isl::aff> dims;
     if (d_.tile_order.empty()) {  // space-time only: the space loops outermost, then the others
       for (const auto& l : d_.space) dims.push_back(isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(b.position(l)))));
-      for (size_t l = 0; l < names.size(); ++l)
-        if (!contains(d_.space, names[l])) dims.push_back(isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l))));
+      for (size_t l = 0; l < ids.size(); ++l)
+        if (!contains(d_.space, ids[l])) dims.push_back(isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l))));
       return make_map(s, dims);
     }
     for (const auto& l : d_.tile_order) dims.push_back(loops.at(l).tile);
     for (const auto& l : d_.space) dims.push_back(loops.at(l).outer);
-    for (const auto& l : names)
+    for (const auto& l : ids)
       if (!contains(d_.space, l)) dims.push_back(loops.at(l).outer);
     for (const auto& l : d_.latency) dims.push_back(*loops.at(l).latency);
-    if (!d_.simd.empty()) dims.push_back(*loops.at(d_.simd).simd);
+    if (d_.simd) dims.push_back(*loops.at(*d_.simd).simd);
     return make_map(s, dims);
   }
 
@@ -116,35 +114,41 @@ private:
   isl_ctx* p_ctx() const { return d_.band->source->context().ctx().get(); }
 
   const design& d_;
-  const factor_values& v_;
+  const design_point& v_;
 };
 
 }  // namespace
 
-void check_factors(const design& d, const factor_values& values) {
-  for (const auto& [name, v] : values)
-    if (!d.factor(name))
-      throw error(fmt::format("design {} has no tiling factor \"{}\"", d.name(), name));
+void check_factors(const design& d, const design_point& values) {
+  for (const auto& [f, v] : values)
+    if (!d.factor(f))
+      throw error(fmt::format("design {} has no tiling factor of loop \"{}\" at level {}", d.name(), f.loop.name(),
+                              level_name(f.level)));
   for (const auto& f : d.factors) {
-    auto it = values.find(f.name);
-    if (it == values.end()) throw error(fmt::format("design {} needs a value for tiling factor \"{}\"", d.name(), f.name));
+    std::string name = d.name_of(f.id);
+    auto it = values.find(f.id);
+    if (it == values.end()) throw error(fmt::format("design {} needs a value for tiling factor \"{}\"", d.name(), name));
     int64_t v = it->second;
-    if (v < 1) throw error(fmt::format("tiling factor \"{}\" = {} must be at least 1", f.name, v));
-    if (!f.divides.empty()) {
-      int64_t parent = values.at(f.divides);
+    if (v < 1) throw error(fmt::format("tiling factor \"{}\" = {} must be at least 1", name, v));
+    if (f.parent) {
+      int64_t parent = values.at(*f.parent);
       if (parent % v != 0)
-        throw error(fmt::format("tiling factor \"{}\" = {} must divide {} = {}", f.name, v, f.divides, parent));
+        throw error(fmt::format("tiling factor \"{}\" = {} must divide {} = {}", name, v, d.name_of(*f.parent), parent));
     }
     if (f.power_of_two && (v & (v - 1)) != 0)
-      throw error(fmt::format("tiling factor \"{}\" = {} must be a power of two", f.name, v));
+      throw error(fmt::format("tiling factor \"{}\" = {} must be a power of two", name, v));
     if (f.max_value > 0 && v > f.max_value)
-      throw error(fmt::format("tiling factor \"{}\" = {} exceeds its limit {}", f.name, v, f.max_value));
+      throw error(fmt::format("tiling factor \"{}\" = {} exceeds its limit {}", name, v, f.max_value));
   }
 }
 
-isl::schedule concrete_schedule(const design& d, const factor_values& values) {
+isl::schedule concrete_schedule(const design& d, const design_point& values) {
   check_factors(d, values);
   return schedule_builder(d, values).build();
+}
+
+isl::schedule concrete_schedule(const design& d, const factor_values& values) {
+  return concrete_schedule(d, point_by_name(d, values));
 }
 
 std::vector<stored_layout> stored_layouts(const design& d) {
@@ -153,22 +157,22 @@ std::vector<stored_layout> stored_layouts(const design& d) {
   return out;
 }
 
-std::map<std::string, int64_t> padded_extents(const design& d, const factor_values& values) {
+std::map<loop_id, int64_t> padded_extents(const design& d, const design_point& values) {
   check_factors(d, values);
-  std::map<std::string, int64_t> out;
+  std::map<loop_id, int64_t> out;
   auto param_value = [](const detail::symbol_node& s) -> int64_t {
     if (s.kind != detail::symbol_kind::param) throw std::out_of_range("loop");
     return s.value;
   };
-  for (const auto& l : d.band->loops) {
+  for (const auto& l : d.band->loop_ids()) {
     int64_t extent;
     try {
-      extent = (l->hi - l->lo).evaluate(param_value);
+      extent = d.band->extent(l).evaluate(param_value);
     } catch (const std::out_of_range&) {
       continue;  // bounds depend on outer loops: partial tiles, no padding
     }
-    int64_t t1 = values.at(l->name + "_t1");
-    out[l->name] = (extent + t1 - 1) / t1 * t1;
+    int64_t t1 = values.at({l, tile_level::array_partition});
+    out[l] = (extent + t1 - 1) / t1 * t1;
   }
   return out;
 }

@@ -15,12 +15,11 @@ bool uses(const std::vector<affine>& index, const detail::symbol_ptr& l) {
 }
 
 struct expansion {
-  std::vector<detail::symbol_ptr> loops;          // the expansion loops, outermost first
-  tensor_ptr expanded;                            // the tensor with the leading dimensions added
-  std::map<std::string, std::vector<int64_t>> read_shift;  // "S4 U_tmp(i, j - 1)" -> distance per loop
+  std::vector<detail::symbol_ptr> loops;  // the expansion loops, outermost first
+  tensor_ptr expanded;                    // the tensor with the leading dimensions added
+  // Per read of the tensor (statement, read index): its flow distance on each expansion loop.
+  std::map<std::pair<statement_id, int>, std::vector<int64_t>> read_shift;
 };
-
-std::string read_key(const std::string& stmt, const std::string& access) { return stmt + " " + access; }
 
 // Whether tensor t can be expanded, and how.
 std::optional<expansion> plan(const program& p, const std::vector<dependence>& deps, const tensor_ptr& t) {
@@ -41,17 +40,18 @@ std::optional<expansion> plan(const program& p, const std::vector<dependence>& d
   for (const auto& l : e.loops)
     if (!l->lo.loops().empty() || !l->hi.loops().empty()) return std::nullopt;
   for (const auto& s : p.statements()) {
-    for (const auto& r : s.reads) {
-      if (r.tensor != t) continue;
+    for (size_t r = 0; r < s.reads.size(); ++r) {
+      if (s.reads[r].tensor != t) continue;
+      access_ref read{s.id, static_cast<int>(r)};
       std::optional<std::vector<int64_t>> shift;
       for (const auto& d : deps) {
-        if (d.kind != dep_kind::flow || d.sink != s.name || d.tensor != t->name || d.sink_access != r.str()) continue;
+        if (d.kind != dep_kind::flow || d.sink_access != read) continue;
         for (const auto& v : d.distances) {
           auto c = v.constant();
           if (!c) return std::nullopt;
           std::vector<int64_t> here;
           for (const auto& l : e.loops) {
-            auto at = std::find(d.loops.begin(), d.loops.end(), l->name);
+            auto at = std::find(d.loops.begin(), d.loops.end(), l->loop_identity());
             if (at == d.loops.end()) return std::nullopt;
             here.push_back((*c)[at - d.loops.begin()]);
           }
@@ -60,7 +60,7 @@ std::optional<expansion> plan(const program& p, const std::vector<dependence>& d
         }
       }
       if (!shift) return std::nullopt;
-      e.read_shift[read_key(s.name, r.str())] = *shift;
+      e.read_shift[{s.id, read.read}] = *shift;
     }
   }
   auto node = std::make_shared<detail::tensor_node>(*t);
@@ -82,7 +82,9 @@ public:
       r.lhs_index = prefixed(it->second, r.lhs_index, nullptr);
       r.lhs = it->second.expanded;
     }
-    r.rhs = expr(rewrite(s.name, r.rhs.node()));
+    // statement_info::reads lists an op='s lhs read first, then the rhs reads in this walk's order.
+    int next_read = r.op == update_op::assign ? 0 : 1;
+    r.rhs = expr(rewrite(s.id, r.rhs.node(), next_read));
     return r;
   }
 
@@ -96,20 +98,18 @@ private:
     return out;
   }
 
-  expr_ptr rewrite(const std::string& stmt, const expr_ptr& e) const {
+  expr_ptr rewrite(const statement_id& stmt, const expr_ptr& e, int& next_read) const {
     auto n = std::make_shared<expr_node>(*e);
-    for (auto& a : n->args) a = rewrite(stmt, a);
-    if (n->op == expr_op::read)
+    if (n->op == expr_op::read) {
+      int read = next_read++;
       if (auto it = plans_.find(n->tensor); it != plans_.end()) {
-        std::vector<affine> old(n->index);
-        std::string text = read_text(*n);
-        n->index = prefixed(it->second, old, &it->second.read_shift.at(read_key(stmt, text)));
+        n->index = prefixed(it->second, n->index, &it->second.read_shift.at({stmt, read}));
         n->tensor = it->second.expanded;
       }
+    }
+    for (auto& a : n->args) a = rewrite(stmt, a, next_read);
     return n;
   }
-
-  static std::string read_text(const expr_node& r) { return to_string(r); }
 
   const std::map<tensor_ptr, expansion>& plans_;
 };

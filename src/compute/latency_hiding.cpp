@@ -6,8 +6,8 @@
 
 namespace sadsl {
 
-std::vector<std::string> parallel_loops(const design& d) {
-  std::vector<std::string> out;
+std::vector<loop_id> parallel_loops(const design& d) {
+  std::vector<loop_id> out;
   const band& b = *d.band;
   for (size_t l = 0; l < b.loops.size(); ++l) {
     bool carried = std::any_of(b.deps.begin(), b.deps.end(), [&](const band_dependence& dep) {
@@ -15,7 +15,7 @@ std::vector<std::string> parallel_loops(const design& d) {
              std::any_of(dep.distances.begin(), dep.distances.end(),
                          [&](const distance_vector& v) { return !v.component_is(l, 0); });
     });
-    if (!carried) out.push_back(b.loops[l]->name);
+    if (!carried) out.push_back(b.loops[l]->loop_identity());
   }
   return out;
 }
@@ -30,10 +30,12 @@ design_or_reason latency_hiding(const design& d) {
   design out = d;
   out.latency = loops;
   // Factors listed space loops first, as the array-partitioning factors (Odyssey's order).
-  std::stable_partition(loops.begin(), loops.end(), [&](const std::string& l) {
+  std::stable_partition(loops.begin(), loops.end(), [&](const loop_id& l) {
     return std::find(d.space.begin(), d.space.end(), l) != d.space.end();
   });
-  for (const auto& l : loops) out.factors.push_back({l + "_t2", l, factor_kind::latency_hiding, l + "_t1", l + "_t1", false, 0});
+  for (const auto& l : loops)
+    out.factors.push_back(
+        {{l, tile_level::latency_hiding}, factor_id{l, tile_level::array_partition}, false, 0});
   return out;
 }
 

@@ -10,13 +10,13 @@ namespace sadsl {
 
 namespace {
 
-// Coefficient of loop `name` in each index of an access.
-std::vector<int64_t> coefficients(const access_info& a, const std::string& name) {
+// Coefficient of loop l in each index of an access.
+std::vector<int64_t> coefficients(const access_info& a, const loop_id& l) {
   std::vector<int64_t> out;
   for (const auto& x : a.index) {
     int64_t c = 0;
     for (const auto& t : x.terms())
-      if (t.symbol->kind == detail::symbol_kind::loop && t.symbol->name == name) c = t.coefficient;
+      if (t.symbol->kind == detail::symbol_kind::loop && t.symbol->seq == l.key()) c = t.coefficient;
     out.push_back(c);
   }
   return out;
@@ -26,7 +26,7 @@ std::vector<int64_t> coefficients(const access_info& a, const std::string& name)
 // (a read-only tensor whose loop dimension moves last), or not at all.
 enum class stride_fit { as_is, with_layout, no };
 
-stride_fit fit(const access_info& a, const std::string& loop, bool read_only, layout_transform& layout) {
+stride_fit fit(const access_info& a, const loop_id& loop, bool read_only, layout_transform& layout) {
   auto c = coefficients(a, loop);
   size_t nonzero = std::count_if(c.begin(), c.end(), [](int64_t v) { return v != 0; });
   if (nonzero == 0) return stride_fit::as_is;
@@ -35,7 +35,7 @@ stride_fit fit(const access_info& a, const std::string& loop, bool read_only, la
   if (c[d] != 1) return stride_fit::no;
   if (d + 1 == c.size()) return stride_fit::as_is;
   if (!read_only) return stride_fit::no;
-  layout.tensor = a.tensor->name;
+  layout.tensor = a.tensor->id();
   layout.order.clear();
   for (size_t k = 0; k < c.size(); ++k)
     if (k != d) layout.order.push_back(static_cast<int>(k));
@@ -43,13 +43,13 @@ stride_fit fit(const access_info& a, const std::string& loop, bool read_only, la
   return stride_fit::with_layout;
 }
 
-bool is_reduction(const program& p, const std::string& loop) {
+bool is_reduction(const program& p, const loop_id& loop) {
   return std::any_of(p.statements().begin(), p.statements().end(), [&](const statement_info& s) {
     return std::find(s.reduction_loops.begin(), s.reduction_loops.end(), loop) != s.reduction_loops.end();
   });
 }
 
-std::optional<simd_choice> try_loop(const program& p, const std::string& loop) {
+std::optional<simd_choice> try_loop(const program& p, const loop_id& loop) {
   simd_choice choice{loop, {}};
   for (const auto& s : p.statements()) {
     std::vector<const access_info*> accesses{&s.write};
@@ -79,12 +79,12 @@ std::vector<simd_choice> simd_candidates(const design& d) {
   const program& p = *d.band->source;
   auto parallel = parallel_loops(d);
   std::vector<std::pair<std::tuple<int, size_t, int>, simd_choice>> ranked;
-  auto names = d.band->loop_names();
-  for (size_t l = 0; l < names.size(); ++l) {
-    bool reduction = is_reduction(p, names[l]);
-    bool par = std::find(parallel.begin(), parallel.end(), names[l]) != parallel.end();
+  auto loops = d.band->loop_ids();
+  for (size_t l = 0; l < loops.size(); ++l) {
+    bool reduction = is_reduction(p, loops[l]);
+    bool par = std::find(parallel.begin(), parallel.end(), loops[l]) != parallel.end();
     if (!reduction && !par) continue;
-    auto choice = try_loop(p, names[l]);
+    auto choice = try_loop(p, loops[l]);
     if (!choice) continue;
     ranked.push_back({{reduction ? 0 : 1, choice->layouts.size(), -static_cast<int>(l)}, *choice});
   }
@@ -97,7 +97,7 @@ std::vector<simd_choice> simd_candidates(const design& d) {
 design_or_reason simd(const design& d) {
   if (d.tile_order.empty())
     return design_or_reason::illegal(fmt::format("SIMD of design {} needs array partitioning first", d.name()));
-  if (!d.simd.empty()) return design_or_reason::illegal(fmt::format("design {} is already vectorized", d.name()));
+  if (d.simd) return design_or_reason::illegal(fmt::format("design {} is already vectorized", d.name()));
   auto candidates = simd_candidates(d);
   if (candidates.empty())
     return design_or_reason::illegal(fmt::format(
@@ -107,9 +107,8 @@ design_or_reason simd(const design& d) {
   out.simd = best.loop;
   out.layouts = best.layouts;
   bool has_latency = std::find(d.latency.begin(), d.latency.end(), best.loop) != d.latency.end();
-  std::string name = best.loop + (has_latency ? "_t3" : "_t2");
-  std::string parent = has_latency ? best.loop + "_t2" : best.loop + "_t1";
-  out.factors.push_back({name, best.loop, factor_kind::simd, parent, parent, true, 8});
+  factor_id parent{best.loop, has_latency ? tile_level::latency_hiding : tile_level::array_partition};
+  out.factors.push_back({{best.loop, tile_level::simd}, parent, true, 8});
   return out;
 }
 

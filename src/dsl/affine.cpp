@@ -10,10 +10,7 @@
 namespace sadsl {
 
 namespace detail {
-uint64_t next_symbol_seq() {
-  static std::atomic<uint64_t> seq{0};
-  return seq++;
-}
+uint64_t next_symbol_seq() { return next_identity_key(); }
 }  // namespace detail
 
 affine::affine(int64_t constant) : constant_(constant) {}
@@ -148,6 +145,7 @@ condition operator>=(const affine& a, const affine& b) { return compare(a, b, ">
 
 const std::string& param::name() const { return node_->name; }
 int64_t param::value() const { return node_->value; }
+param_id param::id() const { return node_->param_identity(); }
 void param::set(int64_t value) const {
   if (value < 1)
     throw error(fmt::format("param \"{}\" set to {}: problem sizes must be at least 1", node_->name, value));

@@ -94,7 +94,7 @@ tensor_ptr kernel::add_tensor(std::string name, elem_type t, tensor_role role, s
     }
   }
   auto n = std::make_shared<detail::tensor_node>(
-      detail::tensor_node{std::move(name), t, role, std::move(extents), where, state_->id});
+      detail::tensor_node{std::move(name), t, role, std::move(extents), where, state_->id, next_identity_key()});
   state_->tensors.push_back(n);
   return n;
 }

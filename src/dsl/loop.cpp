@@ -113,5 +113,6 @@ loop::loop(std::string name, const affine& lo, const affine& hi, std::source_loc
 const std::string& loop::name() const { return node_->name; }
 const affine& loop::lo() const { return node_->lo; }
 const affine& loop::hi() const { return node_->hi; }
+loop_id loop::id() const { return node_->loop_identity(); }
 
 }  // namespace sadsl

@@ -216,7 +216,7 @@ private:
   }
 
   void add(statement_record s) {
-    s.name = fmt::format("S{}", k_.statements.size());
+    s.id = statement_id(next_identity_key(), fmt::format("S{}", k_.statements.size()));
     check_domain(s);
     k_.statements.push_back(std::move(s));
   }

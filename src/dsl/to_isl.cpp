@@ -97,7 +97,7 @@ isl::set isl_builder::condition_set(const condition& c, const isl::space& space,
 }
 
 isl::set isl_builder::statement_domain(const statement_record& s) const {
-  isl::space sp = set_space(s.name, s.loops);
+  isl::space sp = set_space(s.id.name(), s.loops);
   isl::set dom = isl::set::universe(sp);
   for (size_t i = 0; i < s.loops.size(); ++i) {
     const auto& l = s.loops[i];
@@ -114,7 +114,7 @@ isl::set isl_builder::statement_domain(const statement_record& s) const {
 
 isl::map isl_builder::access_relation(const statement_record& s, const detail::tensor_node& t,
                                       const std::vector<affine>& index) const {
-  isl::space dom = set_space(s.name, s.loops);
+  isl::space dom = set_space(s.id.name(), s.loops);
   isl_space* range = isl_space_set_tuple_name(isl_space_set_alloc(ctx_, params_.size(), index.size()),
                                               isl_dim_set, t.name.c_str());
   for (size_t i = 0; i < params_.size(); ++i)

@@ -1,6 +1,7 @@
 #include "sadsl/poly/dependences.hpp"
 
 #include "sadsl/poly/dump.hpp"
+#include "sadsl/error.hpp"
 
 #include <isl/flow.h>
 #include <isl/map.h>
@@ -94,6 +95,14 @@ isl::set deltas_over_common_loops(const isl::map& rel, size_t n_src, size_t n_ds
 }
 
 const statement_info& by_name(const program& p, const std::string& name) { return p.statement(name); }
+
+// The reference of access `a` of statement `s` (its write or one of its reads).
+access_ref reference_of(const statement_info& s, const access_info& a) {
+  if (&a == &s.write) return {s.id, -1};
+  for (size_t r = 0; r < s.reads.size(); ++r)
+    if (&a == &s.reads[r]) return {s.id, static_cast<int>(r)};
+  SADSL_INTERNAL_ASSERT(false, "access of another statement");
+}
 
 size_t common_depth(const statement_info& a, const statement_info& b) {
   size_t n = 0;
@@ -191,10 +200,10 @@ private:
     return nullptr;
   }
 
-  static bool uses_loop(const access_info& a, const std::string& loop) {
+  static bool uses_loop(const access_info& a, const loop_id& loop) {
     for (const auto& x : a.index)
       for (const auto& l : x.loops())
-        if (l->name == loop) return true;
+        if (l->loop_identity() == loop) return true;
     return false;
   }
 
@@ -242,10 +251,10 @@ private:
       dependence d;
       d.owner = p_.kernel().state();
       d.kind = kind;
-      d.source = source.name;
-      d.sink = sink.name;
-      d.tensor = a.tensor->name;
-      d.sink_access = a.str();
+      d.source = source.id;
+      d.sink = sink.id;
+      d.tensor = a.tensor->id();
+      d.sink_access = reference_of(sink, a);
       d.relation = m.gist_params(p_.context()).coalesce();
       size_t n = common_depth(source, sink);
       d.loops.assign(sink.loops.begin(), sink.loops.begin() + n);
@@ -261,6 +270,8 @@ private:
 };
 
 }  // namespace
+
+std::string access_text(const program& p, const access_ref& a) { return p.access(a).str(); }
 
 std::optional<std::vector<distance_vector>> uniform_distances(const isl::map& relation) {
   size_t n = relation.domain().tuple_dim();

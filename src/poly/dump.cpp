@@ -20,11 +20,11 @@ std::string dump_program(const program& p) {
   }
   out += "statements:\n";
   for (const auto& s : p.statements()) {
-    out += fmt::format("  {}: {}{}\n", s.name, s.record->str(), s.record->implicit_init ? "  (implicit init)" : "");
+    out += fmt::format("  {}: {}{}\n", s.name(), s.record->str(), s.record->implicit_init ? "  (implicit init)" : "");
     out += fmt::format("    domain: {}\n", isl_str(s.domain));
     out += fmt::format("    write:  {}\n", isl_str(s.write.relation));
     for (const auto& r : s.reads) out += fmt::format("    read:   {}\n", isl_str(r.relation));
-    if (!s.reduction_loops.empty()) out += fmt::format("    reduction loops: {}\n", fmt::join(s.reduction_loops, ", "));
+    if (!s.reduction_loops.empty()) out += fmt::format("    reduction loops: {}\n", join_names(s.reduction_loops));
   }
   out += "schedule:\n";
   std::string tree = isl_str(p.schedule());
@@ -32,11 +32,11 @@ std::string dump_program(const program& p) {
   return out;
 }
 
-std::string dump_dependences(const std::vector<dependence>& deps) {
+std::string dump_dependences(const program& p, const std::vector<dependence>& deps) {
   std::string out;
   for (const auto& d : deps) {
-    out += fmt::format("{:<6} {} -> {} on {} (sink {}): distance {} over [{}]{}\n", dep_kind_name(d.kind), d.source,
-                       d.sink, d.tensor, d.sink_access, d.distance_str(), fmt::join(d.loops, ", "),
+    out += fmt::format("{:<6} {} -> {} on {} (sink {}): distance {} over [{}]{}\n", dep_kind_name(d.kind), d.source.name(),
+                       d.sink.name(), d.tensor.name(), access_text(p, d.sink_access), d.distance_str(), join_names(d.loops),
                        d.is_uniform() ? "" : " (non-uniform)");
     out += fmt::format("       {}\n", isl_str(d.relation));
   }

@@ -150,14 +150,14 @@ private:
 
 class statement_compiler {
 public:
-  statement_compiler(buffers& data, buffers& locals, const std::vector<std::string>& loops,
+  statement_compiler(buffers& data, buffers& locals, const std::vector<loop_id>& loops,
                      const std::vector<stored_layout>& layouts)
       : data_(data), locals_(locals), loops_(loops), layouts_(layouts) {}
 
   compiled_access access(const tensor_ptr& t, const std::vector<affine>& logical_index) {
     std::vector<affine> index = logical_index;  // in stored order
     for (const auto& l : layouts_)
-      if (l.tensor == t->name)
+      if (l.tensor == t->id())
         for (size_t d = 0; d < l.order.size(); ++d) index[d] = logical_index.at(l.order[d]);
     auto& b = t->role == tensor_role::local ? locals_.all().at(t->name) : data_.all().at(t->name);
     compiled_access a;
@@ -170,7 +170,7 @@ public:
       std::vector<int64_t> coef(loops_.size(), 0);
       int64_t offset = x.evaluate([&](const detail::symbol_node& s) -> int64_t {
         if (s.kind == detail::symbol_kind::param) return s.value;
-        coef[position(s.name)] += x.coefficient(&s);
+        coef[position(s.loop_identity())] += x.coefficient(&s);
         return 0;
       });
       a.dim_offset.push_back(offset);
@@ -191,14 +191,14 @@ public:
   }
 
 private:
-  size_t position(const std::string& loop) const {
+  size_t position(const loop_id& loop) const {
     for (size_t i = 0; i < loops_.size(); ++i)
       if (loops_[i] == loop) return i;
-    SADSL_INTERNAL_ASSERT(false, "loop " + loop + " is not a loop of the statement");
+    SADSL_INTERNAL_ASSERT(false, "loop " + loop.name() + " is not a loop of the statement");
   }
   buffers& data_;
   buffers& locals_;
-  const std::vector<std::string>& loops_;
+  const std::vector<loop_id>& loops_;
   const std::vector<stored_layout>& layouts_;
 };
 
@@ -208,7 +208,7 @@ std::vector<compiled_statement> compile_statements(const program& p, buffers& da
   for (const auto& s : p.statements()) {
     statement_compiler c(data, locals, s.loops, layouts);
     compiled_statement cs;
-    cs.name = s.name;
+    cs.name = s.name();
     cs.n_loops = s.loops.size();
     cs.write = c.access(s.record->lhs, s.record->lhs_index);
     cs.value = c.value(*s.record->value().node(), cs.reads);
@@ -234,7 +234,7 @@ std::vector<tensor_ptr> tensors_of(const program& p) {
 
 void check_extents(const program& p, const buffers& data, const std::vector<stored_layout>& layouts) {
   buffers expected(p.kernel().name(), tensors_of(p));
-  for (const auto& l : layouts) expected.permute(l.tensor, l.order);
+  for (const auto& l : layouts) expected.permute(l.tensor.name(), l.order);
   for (const auto& [name, b] : expected.all())
     if (data.extents(name) != b.extents)
       throw error(fmt::format("buffers of kernel \"{}\" were sized for other param values than the current ones "

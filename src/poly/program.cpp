@@ -20,17 +20,35 @@ std::string access_info::str() const {
   return fmt::format("{}({})", tensor->name, fmt::join(idx, ", "));
 }
 
+const access_info& statement_info::access(const access_ref& a) const {
+  SADSL_INTERNAL_ASSERT(a.statement == id, "access of another statement");
+  SADSL_INTERNAL_ASSERT(a.read < static_cast<int>(reads.size()), "no such read");
+  return a.is_write() ? write : reads[static_cast<size_t>(a.read)];
+}
+
+size_t statement_info::position(const loop_id& l) const {
+  auto at = std::find(loops.begin(), loops.end(), l);
+  SADSL_INTERNAL_ASSERT(at != loops.end(), fmt::format("loop {} is not a loop of statement {}", l.name(), name()));
+  return static_cast<size_t>(at - loops.begin());
+}
+
 const statement_info& program::statement(const std::string& name) const {
   for (const auto& s : statements_)
-    if (s.name == name) return s;
+    if (s.name() == name) return s;
   throw error(fmt::format("kernel \"{}\" has no statement \"{}\"", kernel_.name(), name));
+}
+
+const statement_info& program::statement(const statement_id& id) const {
+  for (const auto& s : statements_)
+    if (s.id == id) return s;
+  throw error(fmt::format("kernel \"{}\" has no statement \"{}\"", kernel_.name(), id.name()));
 }
 
 namespace {
 
-std::vector<std::string> names_of(const std::vector<detail::symbol_ptr>& loops) {
-  std::vector<std::string> out;
-  for (const auto& l : loops) out.push_back(l->name);
+std::vector<loop_id> ids_of(const std::vector<detail::symbol_ptr>& loops) {
+  std::vector<loop_id> out;
+  for (const auto& l : loops) out.push_back(l->loop_identity());
   return out;
 }
 
@@ -42,14 +60,14 @@ access_info make_access(const isl_builder& b, const statement_record& s, const i
 statement_info make_statement(const isl_builder& b, const statement_record& s) {
   statement_info info;
   info.record = std::make_shared<const statement_record>(s);
-  info.name = s.name;
+  info.id = s.id;
   info.domain = b.statement_domain(s);
   info.write = make_access(b, s, info.domain, s.lhs, s.lhs_index);
   for_each_read(*s.value().node(), [&](const expr_node& r) {
     info.reads.push_back(make_access(b, s, info.domain, r.tensor, r.index));
   });
-  info.loops = names_of(s.loops);
-  info.reduction_loops = names_of(s.reduction_loops);
+  info.loops = ids_of(s.loops);
+  info.reduction_loops = ids_of(s.reduction_loops);
   return info;
 }
 

@@ -59,27 +59,34 @@ TEST_CASE("3-D arrays behind an option") {
 TEST_CASE("MM designs follow Odyssey: latency hiding on i and j, SIMD on k with B transposed") {
   for (const auto& d : designs(catalog::mm())) {
     INFO(d.name());
-    CHECK(d.latency == std::vector<std::string>{"i", "j"});
-    CHECK(d.simd == "k");
+    CHECK(names_of(d.latency) == std::vector<std::string>{"i", "j"});
+    REQUIRE(d.simd);
+    CHECK(d.simd->name() == "k");
     REQUIRE(d.layouts.size() == 1);
-    CHECK(d.layouts[0].tensor == "B");
+    CHECK(d.layouts[0].tensor.name() == "B");
     CHECK(d.layouts[0].order == std::vector<int>{1, 0});
-    CHECK(d.factor("k_t2")->power_of_two);
-    CHECK(d.factor("k_t2")->divides == "k_t1");
-    CHECK(d.factor("i_t2")->divides == "i_t1");
+    loop_id k = d.band->loop("k"), i = d.band->loop("i");
+    const tiling_factor* k_simd = d.factor(factor_id{k, tile_level::simd});
+    REQUIRE(k_simd);
+    CHECK(k_simd == d.factor("k_t2"));
+    CHECK(k_simd->power_of_two);
+    CHECK(k_simd->parent == factor_id{k, tile_level::array_partition});
+    CHECK(d.factor("i_t2")->parent == factor_id{i, tile_level::array_partition});
+    CHECK(d.factor("i_t2")->id == factor_id{i, tile_level::latency_hiding});
   }
   // Factor order as in Odyssey's descriptors: space loops first.
   auto ds = designs(catalog::mm());
   std::vector<std::string> names;
-  for (const auto& f : ds[3].factors) names.push_back(f.name);  // [j] <[i,j],k>
+  for (const auto& f : ds[3].factors) names.push_back(ds[3].name_of(f.id));  // [j] <[i,j],k>
   CHECK(names == std::vector<std::string>{"j_t1", "i_t1", "k_t1", "j_t2", "i_t2", "k_t2"});
 }
 
 TEST_CASE("CNN SIMD on the input channels needs no layout change") {
   for (const auto& d : designs(catalog::cnn())) {
-    CHECK(d.simd == "i");
+    REQUIRE(d.simd);
+    CHECK(d.simd->name() == "i");
     CHECK(d.layouts.empty());
-    CHECK(d.latency == std::vector<std::string>{"o", "r", "c"});
+    CHECK(names_of(d.latency) == std::vector<std::string>{"o", "r", "c"});
   }
 }
 
@@ -96,10 +103,10 @@ TEST_CASE("padded extents: non-divisor first-level factors pad to whole tiles") 
   kernel k = catalog::mm();
   auto d = designs(k)[9];  // [i,j] <[i,j],k>
   factor_values v{{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}};
-  auto padded = padded_extents(d, v);
-  CHECK(padded.at("i") == 1032);
-  CHECK(padded.at("j") == 1025);
-  CHECK(padded.at("k") == 1024);
+  auto padded = padded_extents(d, point_by_name(d, v));
+  CHECK(padded.at(d.band->loop("i")) == 1032);
+  CHECK(padded.at(d.band->loop("j")) == 1025);
+  CHECK(padded.at(d.band->loop("k")) == 1024);
 }
 
 TEST_CASE("legality errors name the statement and the dependence") {
@@ -138,7 +145,8 @@ TEST_CASE("pass errors") {
   design d = space_time(mm, {"i", "j"}).value();
   CHECK(latency_hiding(d).why() == "latency hiding of design [i,j] <> needs array partitioning first");
   CHECK(simd(d).why() == "SIMD of design [i,j] <> needs array partitioning first");
-  CHECK(array_partition(d, {{"i"}, {"k"}}).why() == "tile order [i, k] is not a permutation of the band loops [i, j, k]");
+  CHECK(array_partition(d, {{mm->loop("i")}, {mm->loop("k")}}).why() ==
+        "tile order [i, k] is not a permutation of the band loops [i, j, k]");
   design p = array_partition(d, tile_orders(d).front()).value();
   CHECK(array_partition(p, tile_orders(d).front()).why() == "design [i,j] <[i,j],k> is already partitioned");
   CHECK(message_of([&] { space_time(mm, {"q"}).value(); }) == "\"q\" is not a loop of the band [i, j, k]");
@@ -163,24 +171,25 @@ TEST_CASE("a loop whose dependence distance exceeds one cannot be a space loop")
 TEST_CASE("tiling factor errors") {
   auto d = designs(catalog::mm())[9];
   factor_values ok{{"i_t1", 8}, {"j_t1", 8}, {"k_t1", 8}, {"i_t2", 4}, {"j_t2", 2}, {"k_t2", 4}};
-  CHECK_NOTHROW(check_factors(d, ok));
+  auto check = [&](const factor_values& v) { check_factors(d, point_by_name(d, v)); };
+  CHECK_NOTHROW(check(ok));
   auto with = [&](const std::string& name, int64_t v) {
     auto x = ok;
     x[name] = v;
     return x;
   };
-  CHECK(message_of([&] { check_factors(d, with("i_t2", 3)); }) == "tiling factor \"i_t2\" = 3 must divide i_t1 = 8");
-  CHECK(message_of([&] { check_factors(d, with("k_t1", 0)); }) == "tiling factor \"k_t1\" = 0 must be at least 1");
+  CHECK(message_of([&] { check(with("i_t2", 3)); }) == "tiling factor \"i_t2\" = 3 must divide i_t1 = 8");
+  CHECK(message_of([&] { check(with("k_t1", 0)); }) == "tiling factor \"k_t1\" = 0 must be at least 1");
   auto k12 = with("k_t1", 12);
   k12["k_t2"] = 3;
-  CHECK(message_of([&] { check_factors(d, k12); }) == "tiling factor \"k_t2\" = 3 must be a power of two");
+  CHECK(message_of([&] { check(k12); }) == "tiling factor \"k_t2\" = 3 must be a power of two");
   auto k16 = with("k_t1", 16);
   k16["k_t2"] = 16;
-  CHECK(message_of([&] { check_factors(d, k16); }) == "tiling factor \"k_t2\" = 16 exceeds its limit 8");
+  CHECK(message_of([&] { check(k16); }) == "tiling factor \"k_t2\" = 16 exceeds its limit 8");
   auto missing = ok;
   missing.erase("j_t2");
-  CHECK(message_of([&] { check_factors(d, missing); }) == "design [i,j] <[i,j],k> needs a value for tiling factor \"j_t2\"");
-  CHECK(message_of([&] { check_factors(d, with("x_t1", 2)); }) == "design [i,j] <[i,j],k> has no tiling factor \"x_t1\"");
+  CHECK(message_of([&] { check(missing); }) == "design [i,j] <[i,j],k> needs a value for tiling factor \"j_t2\"");
+  CHECK(message_of([&] { check(with("x_t1", 2)); }) == "design [i,j] <[i,j],k> has no tiling factor \"x_t1\"");
 }
 
 TEST_CASE("uniformized LU: local tensors expanded, band [k, j, i], AutoSA's triangular [k,j] array") {

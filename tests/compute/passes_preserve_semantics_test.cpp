@@ -22,30 +22,26 @@ std::vector<int64_t> divisors(int64_t n) {
   return out;
 }
 
-int64_t extent_of(const design& d, const std::string& loop) {
-  const auto& l = *d.band->loops[d.band->position(loop)];
-  return (l.hi - l.lo).evaluate([](const detail::symbol_node& s) { return s.value; });
+int64_t extent_of(const design& d, const loop_id& loop) {
+  return d.band->extent(loop).evaluate([](const detail::symbol_node& s) { return s.value; });
 }
 
 // A random valid tiling; `shape` picks T1 = 1, T1 = N, T1 > N or any value (often a non-divisor).
-factor_values random_tiling(const design& d, std::mt19937_64& rng, int shape) {
-  factor_values v;
-  for (const auto& f : d.factors) {
-    if (f.kind != factor_kind::array_partition) continue;
-    int64_t n = extent_of(d, f.loop);
-    v[f.name] = shape == 0 ? 1 : shape == 1 ? n : shape == 2 ? n + pick(rng, 1, 3) : pick(rng, 1, n);
-  }
-  for (const auto& f : d.factors) {  // second level after first level, SIMD after latency
-    if (f.kind == factor_kind::array_partition || f.kind == factor_kind::simd) continue;
-    auto ds = divisors(v.at(f.divides));
-    v[f.name] = ds[rng() % ds.size()];
-  }
-  for (const auto& f : d.factors) {
-    if (f.kind != factor_kind::simd) continue;
-    std::vector<int64_t> lanes;
-    for (int64_t x : divisors(v.at(f.divides)))
-      if ((x & (x - 1)) == 0 && x <= f.max_value) lanes.push_back(x);
-    v[f.name] = lanes[rng() % lanes.size()];
+design_point random_tiling(const design& d, std::mt19937_64& rng, int shape) {
+  design_point v;
+  for (tile_level level : {tile_level::array_partition, tile_level::latency_hiding, tile_level::simd}) {
+    for (const auto& f : d.factors) {  // outer levels first: a factor divides its parent
+      if (f.id.level != level) continue;
+      if (!f.parent) {
+        int64_t n = extent_of(d, f.id.loop);
+        v[f.id] = shape == 0 ? 1 : shape == 1 ? n : shape == 2 ? n + pick(rng, 1, 3) : pick(rng, 1, n);
+        continue;
+      }
+      std::vector<int64_t> allowed;
+      for (int64_t x : divisors(v.at(*f.parent)))
+        if ((!f.power_of_two || (x & (x - 1)) == 0) && (f.max_value == 0 || x <= f.max_value)) allowed.push_back(x);
+      v[f.id] = allowed[rng() % allowed.size()];
+    }
   }
   return v;
 }
@@ -61,13 +57,13 @@ struct checker {
     run(p, expected);
   }
 
-  void check(const design& d, const factor_values& v) {
+  void check(const design& d, const design_point& v) {
     INFO(k.name() << " " << d.name() << " " << d.str());
-    for (const auto& [name, value] : v) INFO(name << " = " << value);
+    for (const auto& [f, value] : v) INFO(d.name_of(f) << " = " << value);
     buffers data(k);
     data.randomize_inputs(42);
     auto layouts = stored_layouts(d);
-    for (const auto& l : layouts) data.permute(l.tensor, l.order);
+    for (const auto& l : layouts) data.permute(l.tensor.name(), l.order);
     run(*d.band->source, concrete_schedule(d, v), data, layouts);  // the design's (expanded) program
     for (const auto& t : k.tensors())
       if (t->role != tensor_role::input && t->role != tensor_role::local)

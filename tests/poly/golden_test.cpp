@@ -19,14 +19,14 @@ namespace {
 
 std::string full_dump(const kernel& k) {
   program p = build_program(k);
-  return dump_program(p) + "dependences:\n" + dump_dependences(compute_dependences(p)) + "loop nest:\n" +
+  return dump_program(p) + "dependences:\n" + dump_dependences(p, compute_dependences(p)) + "loop nest:\n" +
          dump_schedule_code(p, p.schedule());
 }
 
 const dependence& find(const std::vector<dependence>& deps, dep_kind kind, const std::string& tensor,
                        const std::string& source, const std::string& sink) {
   for (const auto& d : deps)
-    if (d.kind == kind && d.tensor == tensor && d.source == source && d.sink == sink) return d;
+    if (d.kind == kind && d.tensor.name() == tensor && d.source.name() == source && d.sink.name() == sink) return d;
   FAIL("dependence not found");
   return deps.front();
 }
@@ -46,19 +46,19 @@ TEST_CASE("MM dependences as in paper 002, table 2") {
   program p = build_program(k);
   auto deps = compute_dependences(p);
   const auto& flow = find(deps, dep_kind::flow, "C", "S1", "S1");
-  CHECK(flow.loops == std::vector<std::string>{"i", "j", "k"});
+  CHECK(names_of(flow.loops) == std::vector<std::string>{"i", "j", "k"});
   CHECK(flow.constant_distances() == std::vector<std::vector<int64_t>>{{0, 0, 1}});
   CHECK(find(deps, dep_kind::read, "A", "S1", "S1").constant_distances() == std::vector<std::vector<int64_t>>{{0, 1, 0}});
   CHECK(find(deps, dep_kind::read, "B", "S1", "S1").constant_distances() == std::vector<std::vector<int64_t>>{{1, 0, 0}});
   // The implicit initialization feeds the first accumulation, over the shared loops i and j.
   const auto& init = find(deps, dep_kind::flow, "C", "S0", "S1");
-  CHECK(init.loops == std::vector<std::string>{"i", "j"});
+  CHECK(names_of(init.loops) == std::vector<std::string>{"i", "j"});
   CHECK(init.constant_distances() == std::vector<std::vector<int64_t>>{{0, 0}});
   // Exactly one read dependence per reuse direction: A along j, B along i; none for C, which is
   // written (its reuse is a flow dependence).
   CHECK(std::count_if(deps.begin(), deps.end(), [](const dependence& d) { return d.kind == dep_kind::read; }) == 2);
-  for (const auto& d : deps) CHECK_FALSE((d.kind == dep_kind::read && d.tensor == "C"));
-  CHECK(p.statement("S1").reduction_loops == std::vector<std::string>{"k"});
+  for (const auto& d : deps) CHECK_FALSE((d.kind == dep_kind::read && d.tensor.name() == "C"));
+  CHECK(names_of(p.statement("S1").reduction_loops) == std::vector<std::string>{"k"});
   CHECK(p.statement("S0").record->implicit_init);
 }
 
@@ -69,7 +69,7 @@ TEST_CASE("PolyBench LU has non-uniform dependences, the uniformized LU only uni
   }));
   auto uni = compute_dependences(build_program(catalog::lu_uniform()));
   for (const auto& d : uni) {
-    INFO(dep_kind_name(d.kind) << " " << d.source << " -> " << d.sink << " on " << d.tensor);
+    INFO(dep_kind_name(d.kind) << " " << d.source.name() << " -> " << d.sink.name() << " on " << d.tensor.name());
     CHECK(d.is_uniform());
   }
   CHECK(find(uni, dep_kind::flow, "U_tmp", "S4", "S4").constant_distances() == std::vector<std::vector<int64_t>>{{0, 1, 0}});
@@ -78,8 +78,8 @@ TEST_CASE("PolyBench LU has non-uniform dependences, the uniformized LU only uni
 
 TEST_CASE("CNN: the reduction loops are i, p and q; shifted reads stay in bounds") {
   program p = build_program(catalog::cnn());
-  CHECK(p.statement("S1").reduction_loops == std::vector<std::string>{"i", "p", "q"});
-  CHECK(p.statement("S1").loops == std::vector<std::string>{"o", "r", "c", "i", "p", "q"});
+  CHECK(names_of(p.statement("S1").reduction_loops) == std::vector<std::string>{"i", "p", "q"});
+  CHECK(names_of(p.statement("S1").loops) == std::vector<std::string>{"o", "r", "c", "i", "p", "q"});
 }
 
 TEST_CASE("CNN: reuse directions and the accumulation's piecewise-uniform distances") {
@@ -87,7 +87,7 @@ TEST_CASE("CNN: reuse directions and the accumulation's piecewise-uniform distan
   auto deps = compute_dependences(build_program(k));
   std::vector<std::string> reads;
   for (const auto& d : deps)
-    if (d.kind == dep_kind::read) reads.push_back(d.tensor + " " + d.distance_str());
+    if (d.kind == dep_kind::read) reads.push_back(d.tensor.name() + " " + d.distance_str());
   // cin(r + p, c + q, i) is reused along o only; w(o, p, q, i) along r and along c.
   CHECK(reads == std::vector<std::string>{"cin (1, 0, 0, 0, 0, 0)", "w (0, 1, 0, 0, 0, 0)", "w (0, 0, 1, 0, 0, 0)"});
   // The accumulation into cout steps along q, wraps q into p, and p into i (q, p in [0, K)).

@@ -13,8 +13,8 @@ namespace sadsl {
 /// A tile-loop order: the outer loops (a set, in band order) and the innermost ones that carry
 /// one tensor's reuse.
 struct tile_order {
-  std::vector<std::string> outer, inner;
-  std::vector<std::string> loops() const;  // outer then inner
+  std::vector<loop_id> outer, inner;
+  std::vector<loop_id> loops() const;  // outer then inner
 };
 
 /// The non-dominated tile-loop orders of a design's band: flow-dependence tensors first, then

@@ -30,15 +30,20 @@ struct band_dependence {
 struct band {
   std::shared_ptr<detail::kernel_state> owner;  // keeps the isl context alive (first member)
   std::shared_ptr<const program> source;        // the program the band was found in
-  std::vector<detail::symbol_ptr> loops;        // band loops, outermost first
-  std::vector<std::string> statements;          // the statements in the band, textual order
+  std::vector<detail::symbol_ptr> loops;        // band loops (the DSL's, with their bounds), outermost first
+  std::vector<statement_id> statements;         // the statements in the band, textual order
   isl::union_map embedding;                     // S[x] -> band[point], per statement
-  std::map<std::string, isl::multi_aff> placement;  // per statement: its band point as affs of S[x]
+  std::map<statement_id, isl::multi_aff> placement;  // per statement: its band point as affs of S[x]
   std::vector<band_dependence> deps;            // every dependence, over the band loops
 
+  std::vector<loop_id> loop_ids() const;
   std::vector<std::string> loop_names() const;
-  /// Index of a band loop by name; sadsl::error if it is not one.
-  size_t position(const std::string& loop) const;
+  /// Index of a band loop; sadsl::error if it is not one.
+  size_t position(const loop_id& loop) const;
+  /// The band loop named `name` (the user-facing edge); sadsl::error if there is none.
+  loop_id loop(const std::string& name) const;
+  /// The loop's extent, hi - lo (affine in params, and in outer loops for triangular nests).
+  affine extent(const loop_id& loop) const;
 };
 
 /// The outermost permutable band of the kernel's loop nest. sadsl::error when the kernel has

@@ -14,14 +14,14 @@
 
 namespace sadsl {
 
-using factor_values = std::map<std::string, int64_t>;
-
-/// Checks values for every factor of the design against its relations (>= 1, divides its parent,
-/// power of two, lane limit); sadsl::error naming the factor. First-level factors may exceed their
-/// loop's extent (one partial tile).
-void check_factors(const design& d, const factor_values& values);
+/// Checks a value for every factor of the design against its relations (>= 1, divides its
+/// parent, power of two, lane limit); sadsl::error naming the factor. First-level factors may
+/// exceed their loop's extent (one partial tile).
+void check_factors(const design& d, const design_point& values);
 
 /// The design's schedule for concrete factor values (checked first).
+isl::schedule concrete_schedule(const design& d, const design_point& values);
+/// The same with values by factor name: `concrete_schedule(d, {{"i_t1", 12}, ...})`.
 isl::schedule concrete_schedule(const design& d, const factor_values& values);
 
 /// The host-side layouts of the design, for the interpreter.
@@ -29,6 +29,6 @@ std::vector<stored_layout> stored_layouts(const design& d);
 
 /// Loop extents padded to whole tiles: ceil(X / x_t1) * x_t1 for every band loop with constant
 /// extent at the current param values (the problem size a padded hardware design computes).
-std::map<std::string, int64_t> padded_extents(const design& d, const factor_values& values);
+std::map<loop_id, int64_t> padded_extents(const design& d, const design_point& values);
 
 }  // namespace sadsl

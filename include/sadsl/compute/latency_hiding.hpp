@@ -8,7 +8,7 @@
 namespace sadsl {
 
 /// The band loops that carry no flow, anti or output dependence.
-std::vector<std::string> parallel_loops(const design& d);
+std::vector<loop_id> parallel_loops(const design& d);
 
 /// Adds x_t2 for every parallel loop; illegal before array partitioning or when none is parallel.
 design_or_reason latency_hiding(const design& d);

@@ -10,7 +10,7 @@
 namespace sadsl {
 
 struct simd_choice {
-  std::string loop;
+  loop_id loop;
   std::vector<layout_transform> layouts;
 };
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sadsl {
 
@@ -41,6 +42,17 @@ private:
   uint64_t key_ = 0;
   std::string name_;
 };
+
+/// The names of identities, comma separated ("i, j, k"), for messages and dumps.
+template <class Id>
+std::string join_names(const std::vector<Id>& ids, std::string_view separator = ", ") {
+  std::string out;
+  for (const auto& x : ids) {
+    if (!out.empty()) out += separator;
+    out += x.name();
+  }
+  return out;
+}
 
 struct loop_tag;
 struct param_tag;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "sadsl/core/identity.hpp"
+
 namespace sadsl {
 
 namespace detail {
@@ -111,6 +113,8 @@ public:
   int64_t value() const;
   /// Overrides the value used by the interpreter and code generation.
   void set(int64_t value) const;
+  /// The param's identity.
+  param_id id() const;
   const detail::symbol_ptr& node() const { return node_; }
 
 private:
@@ -132,6 +136,8 @@ public:
   const std::string& name() const;
   const affine& lo() const;
   const affine& hi() const;
+  /// The loop's identity.
+  loop_id id() const;
   const detail::symbol_ptr& node() const { return node_; }
 
 private:
@@ -146,12 +152,16 @@ enum class symbol_kind { param, loop };
 struct symbol_node {
   symbol_kind kind;
   std::string name;
-  uint64_t seq;                  // global declaration order
+  uint64_t seq;                  // global declaration order, and the key of its identity
   std::source_location where;    // where it was declared
   mutable int kernel_id = -1;    // owning kernel (loops: adopted at first use when unknown)
   mutable std::string kernel_name;
   mutable int64_t value = 0;     // params: current value
   affine lo, hi;                 // loops: bounds
+
+  /// The identity of a loop (kind == loop) or of a param (kind == param): key = seq.
+  loop_id loop_identity() const { return loop_id(seq, name); }
+  param_id param_identity() const { return param_id(seq, name); }
 };
 
 uint64_t next_symbol_seq();

@@ -42,6 +42,9 @@ struct tensor_node {
   std::vector<affine> extents;  // affine in params
   std::source_location where;
   int kernel_id;
+  uint64_t key;  // of its identity (a local tensor expanded by a pass keeps it)
+
+  tensor_id id() const { return tensor_id(key, name); }
 };
 }  // namespace detail
 
@@ -57,7 +60,7 @@ struct guard {
 
 /// One recorded statement: lhs(index) op= rhs over its loops, restricted by its guards.
 struct statement_record {
-  std::string name;  // S0, S1, ... in recording order
+  statement_id id;  // named S0, S1, ... in recording order
   std::source_location where;
   tensor_ptr lhs;
   std::vector<affine> lhs_index;

@@ -36,11 +36,11 @@ struct dependence {
   /// destroyed), so dependences may outlive the program they were computed from.
   std::shared_ptr<detail::kernel_state> owner;
   dep_kind kind;
-  std::string source, sink;  // statement names
-  std::string tensor;
-  std::string sink_access;   // the sink's access as written ("A(i, k)")
+  statement_id source, sink;
+  tensor_id tensor;
+  access_ref sink_access;    // the sink's access: its write (output, anti) or one of its reads
   isl::map relation;         // source instance -> sink instance
-  std::vector<std::string> loops;  // the shared (common band) loops the distance is measured on
+  std::vector<loop_id> loops;  // the shared (common band) loops the distance is measured on
   isl::set distance;         // { sink - source } over `loops`
   /// Uniform: every piece of the relation has a distance that does not depend on the iterators
   /// (an accumulation over loops p, q in [0, Q) has (0, 1) and, where q wraps around, (1, 1 - Q)).
@@ -54,6 +54,9 @@ struct dependence {
   /// "(0, 0, 1)", "(0, 1) (1, -2)", or the distance set when not uniform.
   std::string distance_str() const;
 };
+
+/// The sink's access as written ("A(i, k)").
+std::string access_text(const program& p, const access_ref& a);
 
 /// The distance vectors of a relation { [x] -> [y] } between points of spaces of the same
 /// dimension, piece by piece; std::nullopt when some piece's distance depends on the iterators.

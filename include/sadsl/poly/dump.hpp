@@ -10,8 +10,9 @@ namespace sadsl {
 
 /// Statements (text, domain, accesses, reduction loops), arrays and the schedule tree.
 std::string dump_program(const program& p);
-/// One line per dependence: kind, source -> sink, tensor, distance, relation.
-std::string dump_dependences(const std::vector<dependence>& deps);
+/// One line per dependence of program p: kind, source -> sink, tensor, distance, relation.
+std::string dump_dependences(const program& p, const std::vector<dependence>& deps);
+
 /// The loop nest a schedule generates (isl's AST printed as C), params kept symbolic.
 std::string dump_schedule_code(const program& p, const isl::schedule& s);
 /// Any isl object as isl prints it.

@@ -75,7 +75,7 @@ private:
 
 /// A tensor whose buffer stores its dimensions permuted (see buffers::permute).
 struct stored_layout {
-  std::string tensor;
+  tensor_id tensor;
   std::vector<int> order;
 };
 

@@ -21,15 +21,30 @@ struct access_info {
   std::string str() const;
 };
 
+/// One access of one statement, by position: the write, or read number `read` (in
+/// statement_info::reads order).
+struct access_ref {
+  statement_id statement;
+  int read = -1;  // -1: the statement's write
+  bool is_write() const { return read < 0; }
+  friend bool operator==(const access_ref&, const access_ref&) = default;
+};
+
 struct statement_info {
   std::shared_ptr<const statement_record> record;  // the DSL statement (a snapshot: the kernel may grow)
-  std::string name;
+  statement_id id;                  // its name (S0, S1, ...) is also its isl tuple name
   isl::set domain;
   access_info write;
   std::vector<access_info> reads;   // rhs reads left to right; for op= the lhs read comes first
-  std::vector<std::string> loops;   // outermost first
-  std::vector<std::string> reduction_loops;
+  std::vector<loop_id> loops;       // outermost first
+  std::vector<loop_id> reduction_loops;
   std::vector<int> bands;           // ids of the schedule bands enclosing the statement, outermost first
+
+  const std::string& name() const { return id.name(); }
+  /// The access `a` refers to (a.statement must be this statement).
+  const access_info& access(const access_ref& a) const;
+  /// Position of loop l among the statement's loops; sadsl::internal_error if it has no such loop.
+  size_t position(const loop_id& l) const;
 };
 
 struct array_info {
@@ -51,6 +66,10 @@ public:
   const std::vector<statement_info>& statements() const { return statements_; }
   /// The statement named `name` (S0, S1, ...); sadsl::error if there is none.
   const statement_info& statement(const std::string& name) const;
+  /// The statement with identity `id`; sadsl::error if there is none.
+  const statement_info& statement(const statement_id& id) const;
+  /// The access a reference designates.
+  const access_info& access(const access_ref& a) const { return statement(a.statement).access(a); }
   const std::vector<array_info>& arrays() const { return arrays_; }
 
 private:
