@@ -27,6 +27,7 @@ endfunction()
 set(SADSL_ODYSSEY_DESCRIPTORS ${PROJECT_SOURCE_DIR}/../shared/reference/odyssey/descriptors)
 if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTORS})
   add_library(sadsl_odyssey_models OBJECT)
+  target_link_libraries(sadsl_odyssey_models PUBLIC sadsl::model)
   foreach(kernel gemm cnn)
     file(GLOB descriptors ${SADSL_ODYSSEY_DESCRIPTORS}/${kernel}/*.json)
     foreach(descriptor ${descriptors})
@@ -35,8 +36,9 @@ if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTO
     endforeach()
   endforeach()
 
-  # Tests and benchmarks are defined after this file is included: attach at the end. Every
-  # test_<area> and bench_<name> gets the models, so searches run on compiled code from the start.
+  # Tests and benchmarks are defined after this file is included: attach at the end. The model,
+  # tune and knobs tests, every benchmark and example get the models, so searches run on compiled
+  # code from the start.
   function(_sadsl_attach_odyssey_models)
     set(targets)
     foreach(dir ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests)
@@ -46,7 +48,7 @@ if((SADSL_BUILD_TESTS OR SADSL_BUILD_BENCH) AND EXISTS ${SADSL_ODYSSEY_DESCRIPTO
       endif()
     endforeach()
     foreach(target ${targets})
-      if(target MATCHES "^(test|bench|example)_")
+      if(target MATCHES "^(test_(model|tune|knobs)|bench_.*|example_.*)$")
         target_link_libraries(${target} PRIVATE sadsl_odyssey_models)
       endif()
     endforeach()

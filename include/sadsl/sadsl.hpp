@@ -9,6 +9,7 @@
 #include "sadsl/poly/dump.hpp"
 #include "sadsl/poly/program.hpp"
 #include "sadsl/poly/interpreter.hpp"
+#include "sadsl/poly/operations.hpp"
 #include "sadsl/catalog/kernels.hpp"
 #include "sadsl/compute/array_partition.hpp"
 #include "sadsl/compute/band.hpp"
