@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +40,29 @@ inline void check_golden(const std::string& area, const std::string& name, const
   golden << in.rdbuf();
   CHECK(text == golden.str());
 }
+
+/// ../shared/reference beside the source tree (reference data of peer tools: Odyssey's
+/// descriptors and model outputs), or nothing when this checkout has none (a user's clone).
+inline std::optional<std::filesystem::path> shared_reference() {
+  std::filesystem::path dir = std::filesystem::path(SADSL_SHARED_DIR) / "reference";
+  if (std::filesystem::is_directory(dir)) return dir;
+  return std::nullopt;
+}
+
+/// Whether the shared reference data is there; when not, prints the line that makes ctest report
+/// the test as skipped (tests/CMakeLists.txt: SKIP_REGULAR_EXPRESSION) with the reason.
+inline bool have_shared_reference() {
+  if (shared_reference()) return true;
+  std::cout << "SADSL_SKIPPED: needs " << SADSL_SHARED_DIR << "/reference (reference data of peer tools), "
+            << "which this checkout does not have\n";
+  return false;
+}
+
+/// Ends the current test as skipped when the shared reference data is missing.
+#define SADSL_REQUIRE_SHARED_REFERENCE()                 \
+  do {                                                   \
+    if (!::sadsl::testing::have_shared_reference()) return; \
+  } while (0)
 
 /// The names of identities, in order (to compare a design's loops with {"i", "j"}).
 template <class Id>
