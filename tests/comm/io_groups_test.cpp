@@ -28,8 +28,12 @@ std::string summary(const design& d, const io_group& g) {
   return s;
 }
 
-// Paper 003 writes the copy sets over S0[i, j, k] with bounds M, N, K.
-isl::union_set paper_set(const io_group& g, const char* text) { return isl::union_set(g.copy_in.ctx(), text); }
+// Paper 003 writes the copy sets over S0[i, j, k] with bounds M, N, K, for sizes of at least 2
+// (with one iteration along j there is no reuse along j, and the paper does not consider it).
+bool same(const isl::union_set& ours, const char* paper) {
+  isl::set sizes(ours.ctx(), "[M, N, K] -> { : M >= 2 and N >= 2 and K >= 2 }");
+  return ours.intersect_params(sizes).is_equal(isl::union_set(ours.ctx(), paper).intersect_params(sizes));
+}
 
 }  // namespace
 
@@ -52,14 +56,13 @@ TEST_CASE("I/O groups of MM [i,j] reproduce paper 003's table (C accumulated in 
   CHECK(summary(d, g[2]) == "C interior flow (0,0) S0:r C(i, j) S0:w C(i, j)");
   CHECK(summary(d, g[3]) == "C interior output (0,0) S0:w C(i, j)");
   const char* all = "[M, N, K] -> { S0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < K }";
-  CHECK(g[0].copy_in.is_equal(paper_set(g[0], all)));
+  CHECK(same(g[0].copy_in, all));
   CHECK(g[0].copy_out.is_empty());
-  CHECK(g[1].copy_in.is_equal(paper_set(g[1], all)));
-  CHECK(g[2].copy_in.is_equal(paper_set(g[2], "[M, N, K] -> { S0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 < k < K }")));
-  CHECK(g[2].copy_out.is_equal(
-      paper_set(g[2], "[M, N, K] -> { S0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < K - 1 }")));
+  CHECK(same(g[1].copy_in, all));
+  CHECK(same(g[2].copy_in, "[M, N, K] -> { S0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 < k < K }"));
+  CHECK(same(g[2].copy_out, "[M, N, K] -> { S0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < K - 1 }"));
   CHECK(g[3].copy_in.is_empty());
-  CHECK(g[3].copy_out.is_equal(paper_set(g[3], "[M, N, K] -> { S0[i, j, K - 1] : 0 <= i < M and 0 <= j < N }")));
+  CHECK(same(g[3].copy_out, "[M, N, K] -> { S0[i, j, K - 1] : 0 <= i < M and 0 <= j < N }"));
 }
 
 TEST_CASE("I/O groups follow the dataflow: [i,k] passes C between PEs, [i] serves A to each PE") {
