@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +18,9 @@
 #include <thread>
 #include <vector>
 
-// Polling rounds before a blocked stream operation sleeps (concurrent runs); 0 never polls.
-#ifndef SADSL_SIM_SPIN
-#define SADSL_SIM_SPIN 4096
+// Microseconds a blocked stream operation polls before it sleeps (concurrent runs); 0: never.
+#ifndef SADSL_SIM_SPIN_US
+#define SADSL_SIM_SPIN_US 100
 #endif
 
 namespace sadsl {
@@ -273,14 +274,21 @@ class stream_core {
     return p;
   }
 
-  // Before sleeping on a condition variable, poll for a while without the lock: a peer running on
-  // another core usually moves a token within microseconds, and a futex sleep/wake pair costs tens
-  // of microseconds on virtual machines. Returns with the lock held again.
+  // Before sleeping on a condition variable, poll for a short time without the lock: a peer running
+  // on another core usually moves a token within microseconds, while a futex sleep/wake pair costs
+  // tens of microseconds on virtual machines. The bound is in time, not rounds, because a yield on a
+  // loaded machine can take milliseconds. Returns with the lock held again.
   template <class Ready>
   void spin_until(std::unique_lock<std::mutex>& lock, run_context* run, Ready ready) {
+    if (SADSL_SIM_SPIN_US <= 0) return;
     lock.unlock();
-    for (int i = 0; i < SADSL_SIM_SPIN && !ready() && !run->aborted(); ++i) {
-      if ((i & 63) == 63) std::this_thread::yield();  // let the peer run if it shares this core
+    const std::chrono::steady_clock::time_point end =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(SADSL_SIM_SPIN_US);
+    for (unsigned i = 1; !ready() && !run->aborted(); ++i) {
+      if (i % 16 == 0) {
+        if (std::chrono::steady_clock::now() >= end) break;
+        std::this_thread::yield();  // let the peer run if it shares this core
+      }
     }
     lock.lock();
   }
