@@ -41,6 +41,21 @@ constexpr int clamp_w(int w) { return w > SADSL_AP_MAX_W ? SADSL_AP_MAX_W : w; }
 // Tag for the constructor that leaves the words uninitialized (operators overwrite all of them).
 struct no_init_t {};
 
+// Index errors are thrown out of line so that the hot bit and range accessors stay small enough to
+// inline.
+#if defined(__GNUC__)
+#define SADSL_AP_COLD __attribute__((noinline, cold))
+#else
+#define SADSL_AP_COLD
+#endif
+[[noreturn]] SADSL_AP_COLD inline void throw_bad_bit(int index, int width) {
+  throw std::out_of_range("ap_int: bit index " + std::to_string(index) + " outside 0.." + std::to_string(width - 1));
+}
+[[noreturn]] SADSL_AP_COLD inline void throw_bad_range(int hi, int lo, int width) {
+  throw std::out_of_range("ap_int: range(" + std::to_string(hi) + ", " + std::to_string(lo) + ") outside 0.." +
+                          std::to_string(width - 1));
+}
+
 // What every operand of the ap operators looks like: its width, signedness and the ap type its value
 // converts to. Built-in integers count with their own width (int: 32 bits, long long: 64), as in
 // Vitis; range and bit references and concatenations are unsigned.
@@ -357,7 +372,7 @@ class ap_int_base {
 
  private:
   void check_index_(int i) const {
-    if (i < 0 || i >= W) throw std::out_of_range("ap_int: bit index " + std::to_string(i) + " outside 0.." + std::to_string(W - 1));
+    if (i < 0 || i >= W) ap_detail::throw_bad_bit(i, W);
   }
   void set_from_double_(double d);
   void set_from_string_(const char* text, int radix);

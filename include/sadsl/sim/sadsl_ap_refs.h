@@ -16,9 +16,7 @@ template <int W, bool S>
 class ap_range_ref {
  public:
   ap_range_ref(ap_int_base<W, S>* target, int hi, int lo) : target_(target), hi_(hi), lo_(lo) {
-    if (hi < 0 || lo < 0 || hi >= W || lo >= W)
-      throw std::out_of_range("ap_int: range(" + std::to_string(hi) + ", " + std::to_string(lo) + ") outside 0.." +
-                              std::to_string(W - 1));
+    if (hi < 0 || lo < 0 || hi >= W || lo >= W) ap_detail::throw_bad_range(hi, lo, W);
   }
   ap_range_ref(const ap_range_ref&) = default;
 
@@ -51,11 +49,11 @@ class ap_range_ref {
   ap_range_ref& operator=(const T& v) {
     const int len = length();
     if (hi_ >= lo_ && len <= 64) {
-      apw::set_field64(target_->words_, lo_, len, ap_detail::low_word(v));
+      apw::set_field64(target_->words_, target_->num_words, lo_, len, ap_detail::low_word(v));
     } else {
       ap_int_base<W, false> bits(v);
       if (hi_ < lo_) apw::reverse_low_bits(bits.words_, bits.num_words, len);
-      apw::set_field(target_->words_, hi_ >= lo_ ? lo_ : hi_, len, bits.words_);
+      apw::set_field(target_->words_, target_->num_words, hi_ >= lo_ ? lo_ : hi_, len, bits.words_);
     }
     target_->normalize_();
     return *this;
@@ -107,8 +105,7 @@ template <int W, bool S>
 class ap_bit_ref {
  public:
   ap_bit_ref(ap_int_base<W, S>* target, int index) : target_(target), index_(index) {
-    if (index < 0 || index >= W)
-      throw std::out_of_range("ap_int: bit index " + std::to_string(index) + " outside 0.." + std::to_string(W - 1));
+    if (index < 0 || index >= W) ap_detail::throw_bad_bit(index, W);
   }
   ap_bit_ref(const ap_bit_ref&) = default;
 

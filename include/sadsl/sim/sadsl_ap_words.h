@@ -197,13 +197,14 @@ inline word get_field64(const word* v, int n, int lo, int len) {
   return x & low_mask(len);
 }
 
-// Writes the low len bits of x (len in 1..64) to bits [lo, lo + len) of v. The field must lie in v.
-inline void set_field64(word* v, int lo, int len, word x) {
+// Writes the low len bits of x (len in 1..64) to bits [lo, lo + len) of v (n words). The field must
+// lie in v; the explicit wi + 1 < n also lets compilers see that one-word values have no second word.
+inline void set_field64(word* v, int n, int lo, int len, word x) {
   const word mask = low_mask(len);
   x &= mask;
   const int wi = lo >> 6, bi = lo & 63;
   v[wi] = (v[wi] & ~(mask << bi)) | (x << bi);
-  if (bi != 0 && bi + len > 64) {
+  if (bi != 0 && bi + len > 64 && wi + 1 < n) {
     const int done = 64 - bi;
     v[wi + 1] = (v[wi + 1] & ~(mask >> done)) | (x >> done);
   }
@@ -219,11 +220,11 @@ inline void get_field(word* out, int nout, const word* v, int n, int lo, int len
   for (; k < nout; ++k) out[k] = 0;
 }
 
-// Bits [lo, lo + len) of v = low len bits of in.
-inline void set_field(word* v, int lo, int len, const word* in) {
+// Bits [lo, lo + len) of v (n words) = low len bits of in.
+inline void set_field(word* v, int n, int lo, int len, const word* in) {
   for (int k = 0; 64 * k < len; ++k) {
     const int chunk = len - 64 * k < 64 ? len - 64 * k : 64;
-    set_field64(v, lo + 64 * k, chunk, in[k]);
+    set_field64(v, n, lo + 64 * k, chunk, in[k]);
   }
 }
 
