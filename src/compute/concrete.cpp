@@ -34,19 +34,26 @@ struct loop_parts {
   std::optional<isl::aff> latency, simd;  // only for loops with those factors
 };
 
-class schedule_builder {
+// The design dimensions of each statement, from its placement in the band and the factors.
+class dimension_builder {
 public:
-  schedule_builder(const design& d, const design_point& v) : d_(d), v_(v) {}
+  dimension_builder(const design& d, const design_point& v) : d_(d), v_(v) {}
 
-  isl::schedule build() {
-    const program& p = *d_.band->source;
-    isl::union_map dims = isl::union_map::empty(p.context().ctx());
-    for (const auto& s : p.statements()) dims = dims.unite(isl::union_map(statement_dims(s)));
-    isl::union_map original = p.schedule().map();
-    isl::union_map full = isl::manage(isl_union_map_flat_range_product(dims.release(), original.release()));
-    isl::schedule sched = isl::manage(isl_schedule_from_domain(p.domain().copy()));
-    return isl::manage(isl_schedule_insert_partial_schedule(sched.release(),
-                                                            isl_multi_union_pw_aff_from_union_map(full.release())));
+  design_dims dims(const statement_info& s) const {
+    const band& b = *d_.band;
+    isl::multi_aff place = b.placement.at(s.id);
+    std::map<loop_id, loop_parts> loops;
+    auto ids = b.loop_ids();
+    for (size_t l = 0; l < ids.size(); ++l)
+      loops.emplace(ids[l], parts(ids[l], isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l)))));
+    design_dims out;
+    for (const auto& l : d_.tile_order) out.tile.push_back(loops.at(l).tile);
+    for (const auto& l : d_.space) out.space.push_back(loops.at(l).outer);
+    for (const auto& l : ids)
+      if (!contains(d_.space, l)) out.time.push_back(loops.at(l).outer);
+    for (const auto& l : d_.latency) out.latency.push_back(*loops.at(l).latency);
+    if (d_.simd) out.simd = *loops.at(*d_.simd).simd;
+    return out;
   }
 
 private:
@@ -79,26 +86,41 @@ private:
     return out;
   }
 
+  const design& d_;
+  const design_point& v_;
+};
+
+class schedule_builder {
+public:
+  schedule_builder(const design& d, const design_point& v) : d_(d), v_(v) {}
+
+  isl::schedule build() {
+    const program& p = *d_.band->source;
+    isl::union_map dims = isl::union_map::empty(p.context().ctx());
+    for (const auto& s : p.statements()) dims = dims.unite(isl::union_map(statement_dims(s)));
+    isl::union_map original = p.schedule().map();
+    isl::union_map full = isl::manage(isl_union_map_flat_range_product(dims.release(), original.release()));
+    isl::schedule sched = isl::manage(isl_schedule_from_domain(p.domain().copy()));
+    return isl::manage(isl_schedule_insert_partial_schedule(sched.release(),
+                                                            isl_multi_union_pw_aff_from_union_map(full.release())));
+  }
+
+private:
   isl::map statement_dims(const statement_info& s) const {
     const band& b = *d_.band;
     isl::multi_aff place = b.placement.at(s.id);
-    std::map<loop_id, loop_parts> loops;
-    auto ids = b.loop_ids();
-    for (size_t l = 0; l < ids.size() && !d_.tile_order.empty(); ++l)
-      loops.emplace(ids[l], parts(ids[l], isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l)))));
     std::vector<isl::aff> dims;
     if (d_.tile_order.empty()) {  // space-time only: the space loops outermost, then the others
+      auto ids = b.loop_ids();
       for (const auto& l : d_.space) dims.push_back(isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(b.position(l)))));
       for (size_t l = 0; l < ids.size(); ++l)
         if (!contains(d_.space, ids[l])) dims.push_back(isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(l))));
       return make_map(s, dims);
     }
-    for (const auto& l : d_.tile_order) dims.push_back(loops.at(l).tile);
-    for (const auto& l : d_.space) dims.push_back(loops.at(l).outer);
-    for (const auto& l : ids)
-      if (!contains(d_.space, l)) dims.push_back(loops.at(l).outer);
-    for (const auto& l : d_.latency) dims.push_back(*loops.at(l).latency);
-    if (d_.simd) dims.push_back(*loops.at(*d_.simd).simd);
+    design_dims parts = dimension_builder(d_, v_).dims(s);
+    for (auto* group : {&parts.tile, &parts.space, &parts.time, &parts.latency})
+      dims.insert(dims.end(), group->begin(), group->end());
+    if (parts.simd) dims.push_back(*parts.simd);
     return make_map(s, dims);
   }
 
@@ -145,6 +167,13 @@ void check_factors(const design& d, const design_point& values) {
 isl::schedule concrete_schedule(const design& d, const design_point& values) {
   check_factors(d, values);
   return schedule_builder(d, values).build();
+}
+
+design_dims design_dimensions(const design& d, const design_point& values, const statement_info& s) {
+  if (d.tile_order.empty())
+    throw error(fmt::format("design {} has no tile loops: partition it before asking for its dimensions", d.name()));
+  check_factors(d, values);
+  return dimension_builder(d, values).dims(s);
 }
 
 isl::schedule concrete_schedule(const design& d, const factor_values& values) {

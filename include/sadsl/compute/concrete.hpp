@@ -7,6 +7,8 @@
 // leaves a partial last tile: no instance outside the kernel's domain is ever executed.
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "sadsl/compute/design.hpp"
@@ -23,6 +25,17 @@ void check_factors(const design& d, const design_point& values);
 isl::schedule concrete_schedule(const design& d, const design_point& values);
 /// The same with values by factor name: `concrete_schedule(d, {{"i_t1", 12}, ...})`.
 isl::schedule concrete_schedule(const design& d, const factor_values& values);
+
+/// A statement's design dimensions at a point, as affine functions of its instance: the tile
+/// loops (tile order), the PE coordinates (the space loops' outer points, space order), the time
+/// loops (the other band loops' outer points, band order), the latency-hiding points (d.latency
+/// order) and the SIMD lane. concrete_schedule orders them as listed, then the original schedule.
+struct design_dims {
+  std::vector<isl::aff> tile, space, time, latency;
+  std::optional<isl::aff> simd;
+};
+/// The design dimensions of statement s (the design must be partitioned; values are checked).
+design_dims design_dimensions(const design& d, const design_point& values, const statement_info& s);
 
 /// The host-side layouts of the design, for the interpreter.
 std::vector<stored_layout> stored_layouts(const design& d);

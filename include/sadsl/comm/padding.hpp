@@ -1,0 +1,34 @@
+#pragma once
+// Padding of partial tiles, decided per design (issue: "zero-padded data or guarded partial
+// tiles, per kernel class"). A first-level factor that does not divide its loop leaves a partial
+// last tile. Two ways to run it:
+//
+//   zero-padded: every band loop runs to ceil(N / t1) * t1; the host pads the inputs with zeros
+//     and crops the outputs. Every PE runs full tiles: uniform control and streams, what the
+//     hardware of MM-like kernels does. Valid when no padded iteration can change a real output:
+//     each band loop runs over [0, P) for a param P of its own (raised to the padded size), and
+//     every statement is the implicit initialization or a += / -= of a product in which each
+//     reduction loop indexes a factor exactly (so a padded reduction iteration adds a padded zero)
+//     and each other loop indexes the result exactly (so it writes a cropped element).
+//   guarded: partial tiles run only their real instances (non-rectangular domains, guards, other
+//     statements). Non-rectangular domains always keep their guards.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sadsl/compute/design.hpp"
+
+namespace sadsl {
+
+struct padding_plan {
+  bool zero_padded = false;
+  /// The param values the design runs with: padded (zero-padded) or the kernel's own.
+  std::map<param_id, int64_t> values;
+  /// Why the design is guarded ("" when zero-padded).
+  std::string why_guarded;
+};
+
+/// The padding of design d at point p, for the kernel's current param values.
+padding_plan plan_padding(const design& d, const design_point& p);
+
+}  // namespace sadsl

@@ -1,0 +1,75 @@
+#pragma once
+// Routing: for every statement instance of a design at a point, where each value it reads comes
+// from and where each value it writes goes. Derived from the dependences, instance by instance:
+//
+//   a flow dependence whose source and sink run in the same PE (in the same tile, or in tiles
+//     that share the tensor's local buffer) is LOCAL: the value stays in the PE;
+//   one whose sink runs in the next PE along a space loop, in the same tile, moves over the
+//     tensor's CHAIN (PE-to-PE FIFOs);
+//   any other crosses tiles through DRAM (a reload): written out by an out-network, read back by
+//     an in-network in a later phase;
+//   a read with no source (input data, an inout's initial value) comes from an in-network;
+//     read-only data needed by every PE along a space loop (MM's A along j) is fed to the first
+//     PE and forwarded along that chain (zero-padded designs, where all PEs run the same
+//     instances);
+//   a final value of an output (no later write overwrites it) goes to the drain network.
+//
+// Each PE runs its instances in a local order: the time loops, the inner loops below the band
+// (pipelined, as AutoSA does: CNN's p and q), the latency-hiding points, the SIMD lane, the
+// statement's textual position.
+#include <isl/cpp.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sadsl/comm/padding.hpp"
+#include "sadsl/compute/design.hpp"
+
+namespace sadsl {
+
+/// The coordinates of every statement instance of a design at a point.
+struct instance_maps {
+  std::shared_ptr<detail::kernel_state> owner;  // keeps the isl context alive (first member)
+  isl::set params;           // the param values the design runs with (padded when zero-padded)
+  isl::union_set domain;     // every statement instance at those values
+  isl::union_map tile;       // S[x] -> tile[T]: tile coordinates, tile order
+  isl::union_map pe;         // S[x] -> pe[P]: PE coordinates, space-loop order
+  isl::union_map local;      // S[x] -> local[L]: the order of instances within a PE and a tile
+  size_t inner_loops = 0;    // loops below the band placed before the latency loops
+  bool reduction_reordered = false;  // the SIMD lanes of a reduction moved inside those loops
+};
+
+instance_maps instance_maps_of(const design& d, const design_point& p, const padding_plan& pad);
+
+/// Where the instances of one access take (reads) or send (writes) their values.
+struct access_route {
+  access_ref access;
+  tensor_id tensor;
+  isl::union_set local;    // the PE's local buffer of the tensor
+  isl::union_set chain;    // the tensor's chain port along `chain_dim` (the neighbour PE, or the
+                           // in/out network at the chain's first/last PE)
+  isl::union_set network;  // the tensor's interior in-network (reads) or reload out-network (writes)
+  isl::union_set drain;    // (writes) final values, to the drain network
+  std::optional<int> chain_dim;
+};
+
+struct routing {
+  std::vector<access_route> reads, writes;
+  /// Written tensors whose values move between neighbouring PEs, and along which space dim.
+  std::map<tensor_id, int> flow_chains;
+  /// Tile-order positions of the tile loops that run on the host (a reload crosses them).
+  std::vector<size_t> phase_loops;
+  /// Tensors whose local buffer lives across consecutive tiles (its tile loops outermost).
+  std::map<tensor_id, bool> persists;
+};
+
+/// PEs along each space loop: t1 over the loop's next factor (latency hiding, else SIMD).
+std::vector<int64_t> pe_grid(const design& d, const design_point& p);
+
+/// The routing of design d at point p (maps built for it). sadsl::error when the design needs a
+/// communication the I/O construction does not support (it says which).
+routing route(const design& d, const design_point& p, const instance_maps& maps, const padding_plan& pad);
+
+}  // namespace sadsl

@@ -1,0 +1,110 @@
+// The tile, PE and local coordinates of every statement instance of a design at a point.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "isl_util.hpp"
+#include "sadsl/comm/routing.hpp"
+#include "sadsl/compute/concrete.hpp"
+#include "sadsl/dsl/to_isl.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl {
+
+namespace {
+
+isl::set param_values(const program& p, const padding_plan& pad) {
+  isl_builder b(p.kernel());
+  isl::set values = isl::set::universe(b.param_space());
+  int pos = 0;
+  for (const auto& prm : p.kernel().params())
+    values = isl::manage(isl_set_fix_si(values.release(), isl_dim_param, static_cast<unsigned>(pos++),
+                                        static_cast<int>(pad.values.at(prm.id()))));
+  return values;
+}
+
+// The statement with the most loops (the first of them): the band is its loop prefix.
+size_t main_statement(const program& p) {
+  size_t main = 0;
+  for (size_t s = 1; s < p.statements().size(); ++s)
+    if (p.statements()[s].record->loops.size() > p.statements()[main].record->loops.size()) main = s;
+  return main;
+}
+
+class builder {
+public:
+  builder(const design& d, const design_point& v, const padding_plan& pad)
+      : d_(d), v_(v), p_(*d.band->source), b_(p_.kernel()), main_(main_statement(p_)) {
+    const auto& loops = p_.statements()[main_].record->loops;
+    depth_ = d_.band->loops.size();
+    inner_.assign(loops.begin() + static_cast<long>(depth_), loops.end());
+    out_.owner = d.band->owner;
+    out_.params = param_values(p_, pad);
+    out_.inner_loops = inner_.size();
+    out_.domain = isl::union_set::empty(p_.context().ctx());
+    out_.tile = out_.pe = out_.local = isl::union_map::empty(p_.context().ctx());
+  }
+
+  instance_maps build() {
+    for (size_t s = 0; s < p_.statements().size(); ++s) add(s);
+    const auto& main = p_.statements()[main_];
+    bool simd_reduction = d_.simd && std::any_of(main.reduction_loops.begin(), main.reduction_loops.end(),
+                                                 [&](const loop_id& l) { return l == *d_.simd; });
+    out_.reduction_reordered = simd_reduction && !inner_.empty() && v_.at({*d_.simd, tile_level::simd}) > 1;
+    return std::move(out_);
+  }
+
+private:
+  void add(size_t index) {
+    const statement_info& s = p_.statements()[index];
+    isl::set domain = s.domain.intersect_params(out_.params);
+    isl::space sp = s.domain.space();
+    design_dims dims = design_dimensions(d_, v_, s);
+    std::vector<isl::aff> local = dims.time;
+    for (size_t k = 0; k < inner_.size(); ++k) local.push_back(inner_dim(s, index, k));
+    local.insert(local.end(), dims.latency.begin(), dims.latency.end());
+    local.push_back(dims.simd ? *dims.simd : comm_isl::constant_on(sp, 0));
+    local.push_back(comm_isl::constant_on(sp, static_cast<int64_t>(index)));
+    out_.domain = out_.domain.unite(isl::union_set(domain));
+    out_.tile = out_.tile.unite(isl::union_map(comm_isl::map_of(sp, dims.tile, "tile").intersect_domain(domain)));
+    out_.pe = out_.pe.unite(isl::union_map(comm_isl::map_of(sp, dims.space, "pe").intersect_domain(domain)));
+    out_.local = out_.local.unite(isl::union_map(comm_isl::map_of(sp, local, "local").intersect_domain(domain)));
+  }
+
+  // The k-th loop below the band: the statement's own, or (for a statement without it) the main
+  // statement's first iteration when it precedes the main statement, its last when it follows.
+  isl::aff inner_dim(const statement_info& s, size_t index, size_t k) const {
+    const auto& loops = s.record->loops;
+    if (depth_ + k < loops.size()) {
+      if (loops[depth_ + k] != inner_[k])
+        throw error(fmt::format("design {}: statements {} and {} nest different loops below the band", d_.name(),
+                                s.name(), p_.statements()[main_].name()));
+      return comm_isl::var_on(s.domain.space(), static_cast<int>(depth_ + k));
+    }
+    const auto& l = *inner_[k];
+    affine bound = index <= main_ ? l.lo : l.hi - 1;
+    for (const auto& used : bound.loops())
+      if (std::find(loops.begin(), loops.end(), used) == loops.end())
+        throw error(fmt::format("design {}: statement {} lacks loop \"{}\" and the bound of \"{}\" depends on \"{}\"",
+                                d_.name(), s.name(), l.name, l.name, used->name));
+    return b_.to_aff(bound, s.domain.space(), loops);
+  }
+
+  const design& d_;
+  const design_point& v_;
+  const program& p_;
+  isl_builder b_;
+  size_t main_;
+  size_t depth_ = 0;
+  std::vector<detail::symbol_ptr> inner_;
+  instance_maps out_;
+};
+
+}  // namespace
+
+instance_maps instance_maps_of(const design& d, const design_point& p, const padding_plan& pad) {
+  if (d.tile_order.empty()) throw error(fmt::format("design {} has no tile loops: it needs array partitioning", d.name()));
+  return builder(d, p, pad).build();
+}
+
+}  // namespace sadsl

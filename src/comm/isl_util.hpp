@@ -1,0 +1,61 @@
+#pragma once
+// Small isl helpers of the comm area (every isl object owned by a C++ wrapper at once).
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+namespace sadsl::comm_isl {
+
+/// { S[x] -> name[affs(x)] } for affs on the space of S.
+inline isl::map map_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
+  isl_space* range = isl_space_add_dims(isl_space_set_from_params(isl_space_params(domain.copy())), isl_dim_set,
+                                        static_cast<unsigned>(affs.size()));
+  range = isl_space_set_tuple_name(range, isl_dim_set, name.c_str());
+  isl_space* sp = isl_space_map_from_domain_and_range(domain.copy(), range);
+  isl_aff_list* list = isl_aff_list_alloc(isl_space_get_ctx(sp), static_cast<int>(affs.size()));
+  for (const auto& a : affs) list = isl_aff_list_add(list, a.copy());
+  return isl::manage(isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list)));
+}
+
+/// The constant aff v on a set space.
+inline isl::aff constant_on(const isl::space& set_space, int64_t v) {
+  isl_local_space* ls = isl_local_space_from_space(set_space.copy());
+  return isl::manage(isl_aff_val_on_domain(ls, isl_val_int_from_si(isl_space_get_ctx(set_space.get()), v)));
+}
+
+/// The aff of dimension `pos` of a set space.
+inline isl::aff var_on(const isl::space& set_space, int pos) {
+  return isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(set_space.copy()), isl_dim_set,
+                                           static_cast<unsigned>(pos)));
+}
+
+/// The set with its tuple renamed.
+inline isl::set renamed(const isl::set& s, const std::string& name) {
+  return isl::manage(isl_set_set_tuple_name(s.copy(), name.c_str()));
+}
+
+/// { x -> y : f(x) = f(y) }.
+inline isl::union_map same_image(const isl::union_map& f) { return f.apply_range(f.reverse()); }
+
+/// { name[p] -> name[p + e_dim] } on an n-dimensional named set space (params of `params`).
+inline isl::map shift(const isl::space& params, const std::string& name, unsigned n, unsigned dim, int64_t by) {
+  isl_space* sp = isl_space_set_from_params(params.copy());
+  sp = isl_space_add_dims(sp, isl_dim_set, n);
+  sp = isl_space_set_tuple_name(sp, isl_dim_set, name.c_str());
+  isl_multi_aff* ma = isl_multi_aff_identity_on_domain_space(sp);
+  isl_aff* a = isl_multi_aff_get_at(ma, static_cast<int>(dim));
+  ma = isl_multi_aff_set_at(ma, static_cast<int>(dim), isl_aff_add_constant_si(a, static_cast<int>(by)));
+  return isl::manage(isl_map_from_multi_aff(ma));
+}
+
+}  // namespace sadsl::comm_isl

@@ -1,0 +1,145 @@
+// Which I/O networks a design needs, the tokens each moves, its leaves, chunks and packing.
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+#include <isl/val.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "construction.hpp"
+#include "isl_util.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::comm_detail {
+
+namespace {
+
+// { x : x runs in the first (or last) PE along space dim `dim` }.
+isl::union_set pe_edge(const instance_maps& m, const std::vector<int64_t>& grid, int dim, bool last) {
+  isl_space* sp = isl_space_set_from_params(m.params.space().release());
+  sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(grid.size()));
+  sp = isl_space_set_tuple_name(sp, isl_dim_set, "pe");
+  isl::set edge = isl::manage(isl_set_fix_si(isl_set_universe(sp), isl_dim_set, static_cast<unsigned>(dim),
+                                             static_cast<int>(last ? grid[static_cast<size_t>(dim)] - 1 : 0)));
+  return isl::union_set(edge).apply(m.pe.reverse());
+}
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+void arch_builder::plan_networks() {
+  struct key {
+    tensor_id tensor;
+    io_group_kind kind;
+    bool input;
+    std::optional<int> edge;
+    bool operator==(const key&) const = default;
+  };
+  std::vector<key> keys;
+  auto network = [&](const key& k) -> network_plan& {
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == k) return networks_[i];
+    keys.push_back(k);
+    network_plan n;
+    n.info.tensor = k.tensor;
+    n.info.kind = k.kind;
+    n.info.input = k.input;
+    n.info.type = k.edge ? io_type::exterior : io_type::interior;
+    n.info.along = k.edge;
+    n.edge_dim = k.edge;
+    for (int dim = 0; dim < static_cast<int>(grid_.size()); ++dim)
+      if (dim != k.edge) n.grid.push_back(dim);
+    n.info.cluster_order = n.grid;
+    n.info.buffered_level = k.edge ? 2 : 1;
+    n.info.top_level = n.info.buffered_level + static_cast<int>(n.grid.size());
+    n.double_buffered = k.kind != io_group_kind::output;
+    networks_.push_back(std::move(n));
+    return networks_.back();
+  };
+  auto add = [&](const key& k, const access_ref& a, const isl::union_set& instances) {
+    if (instances.is_empty()) return;
+    network(k).accesses.push_back({a, instances});
+  };
+  for (const auto& r : routes_.reads) {
+    bool read_only = !routes_.flow_chains.count(r.tensor) &&
+                     std::none_of(prog_.arrays().begin(), prog_.arrays().end(),
+                                  [&](const array_info& x) { return x.tensor->id() == r.tensor && x.written; });
+    io_group_kind kind = read_only ? io_group_kind::read : io_group_kind::flow;
+    if (r.chain_dim) add({r.tensor, kind, true, r.chain_dim}, r.access, r.chain.intersect(pe_edge(maps_, grid_, *r.chain_dim, false)));
+    add({r.tensor, kind, true, std::nullopt}, r.access, r.network);
+  }
+  for (const auto& w : routes_.writes) {
+    if (w.chain_dim)
+      add({w.tensor, io_group_kind::flow, false, w.chain_dim}, w.access, w.chain.intersect(pe_edge(maps_, grid_, *w.chain_dim, true)));
+    add({w.tensor, io_group_kind::flow, false, std::nullopt}, w.access, w.network);
+    add({w.tensor, io_group_kind::output, false, std::nullopt}, w.access, w.drain);
+  }
+  std::vector<std::string> names;  // "<name> in" / "<name> out": modules are named by direction too
+  for (auto& n : networks_) {
+    std::string base = n.info.tensor.name() + (n.info.kind == io_group_kind::output ? "_drain" : "") + "_IO";
+    std::string dir = n.info.input ? " in" : " out";
+    n.info.name = base;
+    for (int i = 2; std::find(names.begin(), names.end(), n.info.name + dir) != names.end(); ++i)
+      n.info.name = fmt::format("{}{}", base, i);
+    names.push_back(n.info.name + dir);
+    bool vector = false;
+    n.token_lanes = token_lanes(n.accesses.front().access, vector);
+    for (const auto& a : n.accesses)
+      if (token_lanes(a.access, vector) != n.token_lanes)
+        throw error(fmt::format("design {}: the accesses of tensor \"{}\" served by one network move tokens of different "
+                                "widths",
+                                d_.name(), n.info.tensor.name()));
+    n.box = box_extents(chunks(n));
+  }
+  for (auto& n : networks_) {
+    int bits = type_size(element_of(n.info.tensor)) * 8;
+    int64_t last = n.box.back();
+    int64_t chosen = 0;
+    for (int level = n.info.buffered_level; level <= n.info.top_level; ++level) {
+      pack_id id{n.info.tensor, n.info.kind, level};
+      int64_t pack = 0;
+      if (auto given = point_.packs.find(id); given != point_.packs.end()) {
+        pack = given->second;
+        if (!is_power_of_two(pack) || last % pack != 0 || pack * bits > 512)
+          throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
+                                  "divides {} (the buffer's last dimension) and packs at most 512 bits",
+                                  pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last));
+      } else {
+        for (int64_t p = 1; p * bits <= 512 && last % p == 0; p *= 2) pack = p;
+      }
+      if (chosen && pack != chosen)
+        throw error(fmt::format("tensor \"{}\" ({} group): every I/O level packs the same number of elements", n.info.tensor.name(),
+                                io_group_kind_name(n.info.kind)));
+      chosen = pack;
+      n.info.packs[level] = pack;
+    }
+  }
+}
+
+isl::union_map arch_builder::leaf_key(const network_plan& n) const {
+  // key(x) = [T(x), L(x)]: the tile and the leaf (the PE's coordinates on the grid dims).
+  isl_space* sp = isl_space_set_from_params(maps_.params.space().release());
+  sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(grid_.size()));
+  sp = isl_space_set_tuple_name(sp, isl_dim_set, "pe");
+  isl::space pe_set = isl::manage(sp);
+  std::vector<isl::aff> leaf;
+  for (int g : n.grid) leaf.push_back(comm_isl::var_on(pe_set, g));
+  isl::union_map leaf_of = maps_.pe.apply_range(isl::union_map(comm_isl::map_of(pe_set, leaf, "leaf")));
+  return isl::manage(isl_union_map_flat_range_product(maps_.tile.copy(), leaf_of.release()));
+}
+
+isl::union_map arch_builder::chunks(const network_plan& n) const {
+  isl::union_map key = leaf_key(n);
+  isl::union_map out = isl::union_map::empty(maps_.params.ctx());
+  for (const auto& a : n.accesses) {
+    isl::union_map index(isl::manage(isl_map_from_pw_multi_aff(stored_index(a.access).release())));
+    out = out.unite(key.intersect_domain(a.instances).reverse().apply_range(index));
+  }
+  return out;
+}
+
+}  // namespace sadsl::comm_detail

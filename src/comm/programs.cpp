@@ -1,0 +1,127 @@
+#include "programs.hpp"
+
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+
+#include <cstdint>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::comm_detail {
+
+namespace {
+
+isl::set aligned(const isl::set& s, const isl::pw_multi_aff& to) {
+  return isl::manage(isl_set_align_params(s.copy(), isl_pw_multi_aff_get_space(to.get())));
+}
+
+struct callback_data {
+  const block_maker* maker = nullptr;
+  std::vector<op_block>* blocks = nullptr;
+  std::exception_ptr failure;
+};
+
+isl_ast_node* at_each_domain(isl_ast_node* node, isl_ast_build* build, void* user) {
+  auto* data = static_cast<callback_data*>(user);
+  if (data->failure) return node;
+  try {
+    isl::map schedule = isl::manage(isl_map_from_union_map(isl_ast_build_get_schedule(build)));
+    std::string tuple = isl_map_get_tuple_name(schedule.get(), isl_dim_in);
+    isl::pw_multi_aff iterators = isl::manage(isl_pw_multi_aff_from_map(isl_map_reverse(schedule.copy())));
+    node_context at(build, iterators);
+    data->blocks->push_back((*data->maker)(tuple, at));
+    auto number = static_cast<intptr_t>(data->blocks->size());  // 1-based: a null user pointer means none
+    isl_id* id = isl_id_alloc(isl_ast_node_get_ctx(node), "block", reinterpret_cast<void*>(number));
+    return isl_ast_node_set_annotation(node, id);
+  } catch (...) {
+    data->failure = std::current_exception();
+    return node;
+  }
+}
+
+// isl generates loops from unnamed schedule spaces.
+isl::union_map unnamed_ranges(const isl::union_map& schedule) {
+  isl::union_map out = isl::union_map::empty(schedule.ctx());
+  schedule.foreach_map([&](isl::map m) {
+    out = out.unite(isl::union_map(isl::manage(isl_map_reset_tuple_id(m.release(), isl_dim_out))));
+  });
+  return out;
+}
+
+}  // namespace
+
+isl::ast_expr node_context::condition(const isl::set& s) const {
+  isl::set on_schedule = isl::manage(isl_set_preimage_pw_multi_aff(aligned(s, iterators_).release(), iterators_.copy()));
+  return isl::manage(isl_ast_build_expr_from_set(build_, on_schedule.release()));
+}
+
+isl::ast_expr node_context::value(const isl::pw_aff& f) const {
+  isl_pw_aff* pa = isl_pw_aff_align_params(f.copy(), isl_pw_multi_aff_get_space(iterators_.get()));
+  pa = isl_pw_aff_pullback_pw_multi_aff(pa, iterators_.copy());
+  return isl::manage(isl_ast_build_expr_from_pw_aff(build_, pa));
+}
+
+std::vector<isl::ast_expr> node_context::values(const isl::pw_multi_aff& f) const {
+  std::vector<isl::ast_expr> out;
+  int n = static_cast<int>(isl_pw_multi_aff_dim(f.get(), isl_dim_out));
+  for (int i = 0; i < n; ++i) out.push_back(value(isl::manage(isl_pw_multi_aff_get_at(f.get(), i))));
+  return out;
+}
+
+module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
+                      const block_maker& blocks) {
+  module_part part;
+  part.name = std::move(name);
+  part.previous_tile = previous_tile;
+  callback_data data{&blocks, &part.blocks, nullptr};
+  isl_ast_build* build = isl_ast_build_from_context(context.copy());
+  build = isl_ast_build_set_at_each_domain(build, at_each_domain, &data);
+  isl_ast_node* root = isl_ast_build_node_from_schedule_map(build, unnamed_ranges(schedule).release());
+  isl_ast_build_free(build);
+  part.ast = isl::manage(root);
+  if (data.failure) std::rethrow_exception(data.failure);
+  SADSL_INTERNAL_ASSERT(!part.ast.is_null(), fmt::format("isl could not generate the AST of part {}", part.name));
+  return part;
+}
+
+isl::space part_params(const isl::set& params, size_t tiles, size_t coords) {
+  isl_space* sp = isl_space_params(params.space().release());
+  auto first = static_cast<unsigned>(isl_space_dim(sp, isl_dim_param));
+  sp = isl_space_add_dims(sp, isl_dim_param, static_cast<unsigned>(tiles + coords));
+  isl_ctx* ctx = isl_space_get_ctx(sp);
+  for (size_t i = 0; i < tiles + coords; ++i) {
+    std::string n = i < tiles ? fmt::format("t{}", i) : fmt::format("p{}", i - tiles);
+    sp = isl_space_set_dim_id(sp, isl_dim_param, first + static_cast<unsigned>(i), isl_id_alloc(ctx, n.c_str(), nullptr));
+  }
+  return isl::manage(sp);
+}
+
+isl::set fixed_to_params(const isl::space& params, const std::string& name, size_t n, const std::string& prefix) {
+  isl_space* sp = isl_space_set_from_params(params.copy());
+  sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(n));
+  sp = isl_space_set_tuple_name(sp, isl_dim_set, name.c_str());
+  isl_set* s = isl_set_universe(sp);
+  for (size_t i = 0; i < n; ++i) {
+    std::string p = fmt::format("{}{}", prefix, i);
+    int pos = isl_set_find_dim_by_name(s, isl_dim_param, p.c_str());
+    SADSL_INTERNAL_ASSERT(pos >= 0, "no parameter " + p);
+    s = isl_set_equate(s, isl_dim_param, pos, isl_dim_set, static_cast<int>(i));
+  }
+  return isl::manage(s);
+}
+
+int block_of(const isl::ast_node& user_node) {
+  isl_id* id = isl_ast_node_get_annotation(user_node.get());
+  if (!id) return -1;
+  auto number = reinterpret_cast<intptr_t>(isl_id_get_user(id));
+  isl_id_free(id);
+  return static_cast<int>(number) - 1;
+}
+
+}  // namespace sadsl::comm_detail

@@ -1,0 +1,52 @@
+#pragma once
+// Building module programs: an isl AST per module part, generated from a schedule of the part's
+// statement instances, whose user nodes are annotated with their operations. Guards and indices
+// are isl sets and functions over the statement instances; at each user node they become AST
+// expressions over the loop iterators (PPCG's technique: pull them back through the inverse of
+// the schedule the node's build has at that point).
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+#include "sadsl/comm/architecture.hpp"
+
+namespace sadsl::comm_detail {
+
+/// At one user node: turns sets and functions of the node's statement instances into AST
+/// expressions over the node's iterators.
+class node_context {
+public:
+  node_context(isl_ast_build* build, isl::pw_multi_aff iterators) : build_(build), iterators_(std::move(iterators)) {}
+  /// An expression that holds exactly for the instances in s (s over the statement's space).
+  isl::ast_expr condition(const isl::set& s) const;
+  /// The value of f (a function of the statement's instance).
+  isl::ast_expr value(const isl::pw_aff& f) const;
+  /// Each output of f.
+  std::vector<isl::ast_expr> values(const isl::pw_multi_aff& f) const;
+
+private:
+  isl_ast_build* build_;
+  isl::pw_multi_aff iterators_;  // schedule point -> instance
+};
+
+/// Makes the operations of the user node for statement `tuple`.
+using block_maker = std::function<op_block(const std::string& tuple, const node_context& at)>;
+
+/// A part: its AST from `schedule` (instances -> schedule space), generated in `context` (the
+/// part's parameters and their ranges), each user node annotated with the index of its block.
+module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
+                      const block_maker& blocks);
+
+/// A parameter space: the kernel's params (of `params`) plus t0..t{tiles-1} and p0..p{coords-1}.
+isl::space part_params(const isl::set& params, size_t tiles, size_t coords);
+/// { name[x...] : x_i = <prefix>i } in that space (n dims).
+isl::set fixed_to_params(const isl::space& params, const std::string& name, size_t n, const std::string& prefix);
+/// The annotation number of a user node (its block), or -1.
+int block_of(const isl::ast_node& user_node);
+
+}  // namespace sadsl::comm_detail

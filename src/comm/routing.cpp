@@ -1,0 +1,302 @@
+// Routing: each read and write of each statement instance, classified by the dependences.
+#include "sadsl/comm/routing.hpp"
+
+#include <isl/map.h>
+#include <isl/union_map.h>
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "isl_util.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl {
+
+std::vector<int64_t> pe_grid(const design& d, const design_point& v) {
+  std::vector<int64_t> out;
+  for (const auto& l : d.space) {
+    int64_t t1 = v.at({l, tile_level::array_partition});
+    if (auto lat = v.find({l, tile_level::latency_hiding}); lat != v.end()) t1 /= lat->second;
+    else if (auto vec = v.find({l, tile_level::simd}); vec != v.end()) t1 /= vec->second;
+    out.push_back(t1);
+  }
+  return out;
+}
+
+namespace {
+
+// The pairs of a flow relation, by where source and sink run.
+struct pair_classes {
+  isl::union_map local, cross;
+  std::vector<isl::union_map> neighbor;  // per space dim: the sink runs in the next PE along it
+};
+
+bool uses_loop(const access_info& a, const loop_id& l) {
+  for (const auto& x : a.index)
+    for (const auto& s : x.loops())
+      if (s->loop_identity() == l) return true;
+  return false;
+}
+
+class router {
+public:
+  router(const design& d, const instance_maps& m, const padding_plan& pad, std::vector<int64_t> grid)
+      : d_(d), m_(m), pad_(pad), p_(*d.band->source), grid_(std::move(grid)) {
+    same_pe_ = comm_isl::same_image(m.pe);
+    same_tile_ = comm_isl::same_image(m.tile);
+    isl::space params = m.params.space();
+    for (size_t dim = 0; dim < d.space.size(); ++dim) {
+      isl::union_map step(comm_isl::shift(params, "pe", static_cast<unsigned>(d.space.size()), static_cast<unsigned>(dim), 1));
+      next_pe_.push_back(m.pe.apply_range(step).apply_range(m.pe.reverse()));
+    }
+  }
+
+  routing build() {
+    for (const auto& a : p_.arrays()) {
+      if (!a.written) continue;
+      tensor_id t = a.tensor->id();
+      out_.persists[t] = persists(t);
+      classify(t);
+    }
+    for (const auto& s : p_.statements()) {
+      for (size_t r = 0; r < s.reads.size(); ++r) route_read(s, static_cast<int>(r));
+      route_write(s);
+    }
+    find_phases();
+    return std::move(out_);
+  }
+
+private:
+  isl::union_map flow_pairs(const dependence& dep) const {
+    return isl::union_map(dep.relation).intersect_params(m_.params).intersect_domain(m_.domain).intersect_range(m_.domain);
+  }
+
+  // The tile positions of the band loops some access of t uses: its local buffer's key.
+  std::vector<size_t> key_positions(const tensor_id& t) const {
+    std::vector<size_t> out;
+    for (size_t pos = 0; pos < d_.tile_order.size(); ++pos) {
+      bool used = false;
+      for (const auto& s : p_.statements()) {
+        used = used || (s.write.tensor->id() == t && uses_loop(s.write, d_.tile_order[pos]));
+        for (const auto& r : s.reads) used = used || (r.tensor->id() == t && uses_loop(r, d_.tile_order[pos]));
+      }
+      if (used) out.push_back(pos);
+    }
+    return out;
+  }
+
+  // The tensor's local buffer lives across consecutive tiles when the tile loops it does not use
+  // are innermost: the tiles that share its elements follow each other.
+  bool persists(const tensor_id& t) const {
+    auto key = key_positions(t);
+    for (size_t i = 0; i < key.size(); ++i)
+      if (key[i] != i) return false;
+    return true;
+  }
+
+  isl::union_map same_key(const tensor_id& t) const {
+    auto key = key_positions(t);
+    isl_space* sp = isl_space_set_from_params(m_.params.space().release());
+    sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(d_.tile_order.size()));
+    sp = isl_space_set_tuple_name(sp, isl_dim_set, "tile");
+    std::vector<isl::aff> dims;
+    isl::space tile_space = isl::manage(sp);
+    for (size_t pos : key) dims.push_back(comm_isl::var_on(tile_space, static_cast<int>(pos)));
+    isl::union_map keyed = m_.tile.apply_range(isl::union_map(comm_isl::map_of(tile_space, dims, "key")));
+    return comm_isl::same_image(keyed);
+  }
+
+  pair_classes split(const isl::union_map& pairs, const tensor_id& t) const {
+    pair_classes c;
+    isl::union_map kept = same_tile_;
+    if (out_.persists.at(t)) kept = kept.unite(same_key(t));
+    c.local = pairs.intersect(same_pe_).intersect(kept);
+    isl::union_map rest = pairs.subtract(c.local);
+    for (const auto& next : next_pe_) {
+      c.neighbor.push_back(rest.intersect(next).intersect(same_tile_));
+      rest = rest.subtract(c.neighbor.back());
+    }
+    c.cross = rest;
+    if (!c.cross.intersect(same_tile_).is_empty())
+      throw error(fmt::format("design {}: tensor \"{}\" moves between PEs that are not neighbours within a tile",
+                              d_.name(), t.name()));
+    return c;
+  }
+
+  // Flow pairs of tensor t, by class; and its chain (the space dim its values move along).
+  void classify(const tensor_id& t) {
+    isl::union_map all = isl::union_map::empty(p_.context().ctx());
+    for (const auto& b : d_.band->deps)
+      if (b.dep.kind == dep_kind::flow && b.dep.tensor == t) all = all.unite(flow_pairs(b.dep));
+    pair_classes c = split(all, t);
+    std::optional<int> chain;
+    for (size_t dim = 0; dim < c.neighbor.size(); ++dim) {
+      if (c.neighbor[dim].is_empty()) continue;
+      if (chain)
+        throw error(fmt::format("design {}: tensor \"{}\" moves between PEs along two space loops ({} and {})",
+                                d_.name(), t.name(), d_.space[static_cast<size_t>(*chain)].name(), d_.space[dim].name()));
+      chain = static_cast<int>(dim);
+      if (isl_union_map_is_single_valued(c.neighbor[dim].get()) != isl_bool_true)
+        throw error(fmt::format("design {}: a value of tensor \"{}\" is read by several instances of the next PE along "
+                                "{}",
+                                d_.name(), t.name(), d_.space[dim].name()));
+    }
+    if (chain) out_.flow_chains[t] = *chain;
+    classes_.emplace(t, std::move(c));
+  }
+
+  // { x : x runs in the first (or last) PE along space dim `dim` }.
+  isl::union_set pe_edge(int dim, bool last) const {
+    isl::union_set all = m_.domain;
+    isl_space* sp = isl_space_set_from_params(m_.params.space().release());
+    sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(d_.space.size()));
+    sp = isl_space_set_tuple_name(sp, isl_dim_set, "pe");
+    isl::set edge = isl::manage(isl_set_fix_si(isl_set_universe(sp), isl_dim_set, static_cast<unsigned>(dim),
+                                               static_cast<int>(last ? grid_[static_cast<size_t>(dim)] - 1 : 0)));
+    return isl::union_set(edge).apply(m_.pe.reverse());
+  }
+
+  isl::union_set instances(const statement_info& s) const {
+    return isl::union_set(s.domain.intersect_params(m_.params));
+  }
+
+  void route_read(const statement_info& s, int r) {
+    const access_info& a = s.reads[static_cast<size_t>(r)];
+    access_route route{{s.id, r}, a.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt};
+    isl::union_set all = instances(s);
+    auto it = classes_.find(route.tensor);
+    if (it == classes_.end()) {  // read-only: from an in-network, forwarded along a chain when possible
+      for (size_t dim = 0; dim < d_.space.size() && pad_.zero_padded && !route.chain_dim; ++dim)
+        if (!uses_loop(a, d_.space[dim])) route.chain_dim = static_cast<int>(dim);
+      (route.chain_dim ? route.chain : route.network) = all;
+      out_.reads.push_back(std::move(route));
+      return;
+    }
+    const pair_classes& c = it->second;
+    isl::union_set sourced = isl::union_set::empty(p_.context().ctx()), neighbor = sourced;
+    for (const auto& b : d_.band->deps)
+      if (b.dep.kind == dep_kind::flow && b.dep.sink_access == route.access)
+        sourced = sourced.unite(flow_pairs(b.dep).range());
+    for (const auto& n : c.neighbor) neighbor = neighbor.unite(n.range());
+    route.local = c.local.range().intersect(all);
+    neighbor = neighbor.intersect(all);
+    isl::union_set from_dram = c.cross.range().intersect(all).unite(all.subtract(sourced));
+    if (auto chain = out_.flow_chains.find(route.tensor); chain != out_.flow_chains.end()) {
+      route.chain_dim = chain->second;
+      isl::union_set head = pe_edge(chain->second, false);
+      route.chain = neighbor.unite(from_dram.intersect(head));
+      route.network = from_dram.subtract(head);
+    } else {
+      route.network = from_dram;
+    }
+    check_partition(s, route.access, all, {route.local, route.chain, route.network});
+    out_.reads.push_back(std::move(route));
+  }
+
+  void route_write(const statement_info& s) {
+    access_route route{{s.id, -1}, s.write.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt};
+    isl::union_set all = instances(s);
+    const pair_classes& c = classes_.at(route.tensor);
+    route.local = c.local.domain().intersect(all);
+    isl::union_set neighbor = empty();
+    for (const auto& n : c.neighbor) neighbor = neighbor.unite(n.domain());
+    neighbor = neighbor.intersect(all);
+    isl::union_set cross = c.cross.domain().intersect(all);
+    isl::union_set finals = empty();
+    tensor_role role = s.write.tensor->role;
+    if (role == tensor_role::output || role == tensor_role::inout) {
+      isl::union_set overwritten = empty();
+      for (const auto& b : d_.band->deps)
+        if (b.dep.kind == dep_kind::output && b.dep.source == s.id) overwritten = overwritten.unite(flow_pairs(b.dep).domain());
+      finals = all.subtract(overwritten);
+    }
+    if (auto chain = out_.flow_chains.find(route.tensor); chain != out_.flow_chains.end()) {
+      route.chain_dim = chain->second;
+      isl::union_set tail = pe_edge(chain->second, true);
+      route.chain = neighbor.unite(cross.intersect(tail)).unite(finals.intersect(tail));
+      route.network = cross.subtract(tail);
+      route.drain = finals.subtract(tail);
+    } else {
+      route.network = cross;
+      route.drain = finals;
+    }
+    out_.writes.push_back(std::move(route));
+  }
+
+  // The classes of a read must split its instances exactly.
+  void check_partition(const statement_info& s, const access_ref& a, const isl::union_set& all,
+                       const std::vector<isl::union_set>& parts) const {
+    isl::union_set covered = empty();
+    for (const auto& part : parts) {
+      SADSL_INTERNAL_ASSERT(covered.intersect(part).is_empty(),
+                            fmt::format("design {}: two sources for some instance of {} {}", d_.name(), s.name(),
+                                        access_text(p_, a)));
+      covered = covered.unite(part);
+    }
+    SADSL_INTERNAL_ASSERT(covered.is_equal(all), fmt::format("design {}: no source for some instance of {} {}", d_.name(),
+                                                             s.name(), access_text(p_, a)));
+  }
+
+  // Tile loops that a reload crosses run on the host: then no invocation reads from DRAM what it
+  // writes itself. A value kept on chip must not cross them.
+  void find_phases() {
+    isl::union_map crossing = empty_map(), kept = empty_map();
+    for (const auto& [t, c] : classes_) {
+      crossing = crossing.unite(c.cross.apply_domain(m_.tile).apply_range(m_.tile));
+      kept = kept.unite(c.local.apply_domain(m_.tile).apply_range(m_.tile));
+    }
+    size_t n = d_.tile_order.size();
+    for (size_t j = 0; j < n; ++j)
+      if (!crossing.intersect(first_difference_at(j, n)).is_empty()) out_.phase_loops.push_back(j);
+    for (size_t j : out_.phase_loops)
+      if (!kept.intersect(differs_at(j, n)).is_empty())
+        throw error(fmt::format("design {}: a value kept in a PE's buffer crosses tile loop {}, which a reload runs on "
+                                "the host",
+                                d_.name(), d_.tile_order[j].name()));
+  }
+
+  isl::union_map tile_pairs(size_t n) const {
+    isl_space* sp = isl_space_set_from_params(m_.params.space().release());
+    sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(n));
+    sp = isl_space_set_tuple_name(sp, isl_dim_set, "tile");
+    return isl::union_map(isl::manage(isl_map_universe(isl_space_map_from_set(sp))));
+  }
+
+  // { T -> T' : equal before position j, different at j }.
+  isl::union_map first_difference_at(size_t j, size_t n) const {
+    isl_map* m = isl_map_from_union_map(tile_pairs(n).release());
+    for (size_t i = 0; i < j; ++i) m = isl_map_equate(m, isl_dim_in, static_cast<int>(i), isl_dim_out, static_cast<int>(i));
+    isl::map prefix = isl::manage(m);
+    isl::map same = isl::manage(isl_map_equate(prefix.copy(), isl_dim_in, static_cast<int>(j), isl_dim_out, static_cast<int>(j)));
+    return isl::union_map(prefix.subtract(same));
+  }
+
+  isl::union_map differs_at(size_t j, size_t n) const {
+    isl::map all = isl::manage(isl_map_from_union_map(tile_pairs(n).release()));
+    isl::map same = isl::manage(isl_map_equate(all.copy(), isl_dim_in, static_cast<int>(j), isl_dim_out, static_cast<int>(j)));
+    return isl::union_map(all.subtract(same));
+  }
+
+  isl::union_set empty() const { return isl::union_set::empty(p_.context().ctx()); }
+  isl::union_map empty_map() const { return isl::union_map::empty(p_.context().ctx()); }
+
+  const design& d_;
+  const instance_maps& m_;
+  const padding_plan& pad_;
+  const program& p_;
+  std::vector<int64_t> grid_;
+  isl::union_map same_pe_, same_tile_;
+  std::vector<isl::union_map> next_pe_;
+  std::map<tensor_id, pair_classes> classes_;
+  routing out_;
+};
+
+}  // namespace
+
+routing route(const design& d, const design_point& p, const instance_maps& maps, const padding_plan& pad) {
+  return router(d, maps, pad, pe_grid(d, p)).build();
+}
+
+}  // namespace sadsl

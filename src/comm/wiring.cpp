@@ -1,0 +1,215 @@
+// Wiring: the PE instances, every FIFO between module instances, and the dummy modules that close
+// chain ports with nothing on the other side (so every instance of a kind has the same ports).
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "construction.hpp"
+#include "isl_util.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::comm_detail {
+
+namespace {
+
+std::vector<std::vector<int64_t>> all_points(const std::vector<int64_t>& extents) {
+  std::vector<std::vector<int64_t>> out{{}};
+  for (int64_t n : extents) {
+    std::vector<std::vector<int64_t>> next;
+    for (const auto& p : out)
+      for (int64_t v = 0; v < n; ++v) {
+        next.push_back(p);
+        next.back().push_back(v);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+int port_index(const module_kind& k, const std::string& name) {
+  for (size_t i = 0; i < k.ports.size(); ++i)
+    if (k.ports[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+struct endpoint {
+  int kind = -1, instance = -1, port = -1;
+};
+
+class wirer {
+public:
+  explicit wirer(architecture& a) : a_(a) {}
+
+  // The port `port` of the instance with coordinates c among the kinds listed.
+  endpoint at(const std::vector<int>& kinds, const std::vector<int64_t>& c, const std::string& port) const {
+    for (int k : kinds) {
+      const auto& inst = a_.modules[static_cast<size_t>(k)].instances;
+      for (size_t i = 0; i < inst.size(); ++i)
+        if (inst[i] == c) return {k, static_cast<int>(i), port_index(a_.modules[static_cast<size_t>(k)], port)};
+    }
+    SADSL_INTERNAL_ASSERT(false, "no module instance at the given coordinates");
+  }
+
+  void connect(const endpoint& from, const endpoint& to) {
+    SADSL_INTERNAL_ASSERT(from.port >= 0 && to.port >= 0, "a FIFO to a missing port");
+    const module_kind& k = a_.modules[static_cast<size_t>(from.kind)];
+    const port& p = k.ports[static_cast<size_t>(from.port)];
+    std::vector<std::string> coords;
+    for (int64_t v : k.instances[static_cast<size_t>(from.instance)]) coords.push_back(std::to_string(v));
+    fifo f;
+    f.name = fmt::format("fifo_{}{}{}_{}", k.name, coords.empty() ? "" : "_", fmt::join(coords, "_"), p.name);
+    f.producer_kind = from.kind, f.producer_instance = from.instance, f.producer_port = from.port;
+    f.consumer_kind = to.kind, f.consumer_instance = to.instance, f.consumer_port = to.port;
+    f.element = p.element;
+    f.lanes = p.lanes;
+    a_.fifos.push_back(std::move(f));
+  }
+
+  bool connected(int kind, int instance, int port) const {
+    return std::any_of(a_.fifos.begin(), a_.fifos.end(), [&](const fifo& f) {
+      return (f.producer_kind == kind && f.producer_instance == instance && f.producer_port == port) ||
+             (f.consumer_kind == kind && f.consumer_instance == instance && f.consumer_port == port);
+    });
+  }
+
+private:
+  architecture& a_;
+};
+
+// The PE coordinates of a leaf: its grid coordinates, and the chain's first (inputs) or last
+// (outputs) PE on the edge dim.
+std::vector<int64_t> leaf_pe(const network_plan& n, const std::vector<int64_t>& leaf, const std::vector<int64_t>& grid) {
+  std::vector<int64_t> p(grid.size(), 0);
+  for (size_t g = 0; g < n.grid.size(); ++g) p[static_cast<size_t>(n.grid[g])] = leaf[g];
+  if (n.edge_dim) p[static_cast<size_t>(*n.edge_dim)] = n.info.input ? 0 : grid[static_cast<size_t>(*n.edge_dim)] - 1;
+  return p;
+}
+
+void wire_network(wirer& w, const architecture& a, const network_plan& n, const std::vector<int64_t>& grid) {
+  const std::string pe_port = a.modules.front().ports[static_cast<size_t>(n.pe_port)].name;
+  const std::vector<int> pe{0};
+  const bool in = n.info.input;
+  const size_t m = n.grid.size();
+  for (int k : n.level_kinds[0])
+    for (const auto& c : a.modules[static_cast<size_t>(k)].instances) {
+      auto p = leaf_pe(n, c, grid);
+      if (in) w.connect(w.at({k}, c, "to_pe"), w.at(pe, p, pe_port));
+      else w.connect(w.at(pe, p, pe_port), w.at({k}, c, "from_pe"));
+    }
+  for (size_t k = 0; k < m; ++k) {
+    const auto& kinds = n.level_kinds[k];
+    for (int kind : kinds)
+      for (const auto& c : a.modules[static_cast<size_t>(kind)].instances) {
+        auto next = c;
+        ++next[0];
+        bool has_next = next[0] < grid[static_cast<size_t>(n.grid[k])];
+        if (has_next) {
+          if (in) w.connect(w.at(kinds, c, "next"), w.at(kinds, next, "in"));
+          else w.connect(w.at(kinds, next, "out"), w.at(kinds, c, "from_next"));
+        }
+        if (c[0] != 0) continue;  // the chain's head meets the level above
+        std::vector<int64_t> upper(c.begin() + 1, c.end());
+        const auto& up = n.level_kinds[k + 1];
+        if (in) w.connect(w.at(up, upper, "down"), w.at(kinds, c, "in"));
+        else w.connect(w.at(kinds, c, "out"), w.at(up, upper, "from_down"));
+      }
+  }
+}
+
+}  // namespace
+
+void arch_builder::wire() {
+  module_kind& pe_kind = out_.modules.front();
+  pe_kind.instances = all_points(grid_);
+  wirer w(out_);
+  const std::vector<int> pe{0};
+  // PE to PE along each chain: "X_out" feeds the next PE's "X_in".
+  std::map<std::string, int> chain_dim;  // chain port base -> dim
+  for (const auto& r : routes_.reads)
+    if (r.chain_dim && !r.chain.is_empty()) chain_dim[r.tensor.name()] = *r.chain_dim;
+  for (const auto& wr : routes_.writes)
+    if (wr.chain_dim && !wr.chain.is_empty()) chain_dim[wr.tensor.name()] = *wr.chain_dim;
+  for (const auto& [base, dim] : chain_dim) {
+    for (const auto& c : pe_kind.instances) {
+      if (c[static_cast<size_t>(dim)] + 1 >= grid_[static_cast<size_t>(dim)]) continue;
+      auto next = c;
+      ++next[static_cast<size_t>(dim)];
+      w.connect(w.at(pe, c, base + "_out"), w.at(pe, next, base + "_in"));
+    }
+  }
+  for (const auto& n : networks_) wire_network(w, out_, n, grid_);
+  // Chain ends no network serves: dummy sources (that send nothing) and sinks (that drop what
+  // the last PE forwards).
+  for (const auto& [base, dim] : chain_dim) {
+    for (bool source : {true, false}) {
+      int port_at = port_index(out_.modules.front(), base + (source ? "_in" : "_out"));
+      if (port_at < 0) continue;
+      std::vector<std::vector<int64_t>> open;
+      for (size_t i = 0; i < out_.modules.front().instances.size(); ++i) {
+        const auto& c = out_.modules.front().instances[i];
+        bool edge = source ? c[static_cast<size_t>(dim)] == 0 : c[static_cast<size_t>(dim)] + 1 == grid_[static_cast<size_t>(dim)];
+        if (edge && !w.connected(0, static_cast<int>(i), port_at)) open.push_back(c);
+      }
+      if (open.empty()) continue;
+      const sadsl::port p = out_.modules.front().ports[static_cast<size_t>(port_at)];
+      module_kind dummy;
+      dummy.name = base + (source ? "_PE_dummy_in" : "_PE_dummy_out");
+      dummy.role = source ? module_role::dummy_source : module_role::dummy_sink;
+      for (int g = 0; g < static_cast<int>(grid_.size()); ++g) dummy.index_dims.push_back(g);
+      dummy.instances = open;
+      dummy.ports.push_back({source ? "out" : "in", !source, p.element, p.lanes, p.tensor});
+      if (!source) dummy.parts.push_back(dummy_sink_part(port_at));
+      int kind = static_cast<int>(out_.modules.size());
+      out_.modules.push_back(std::move(dummy));
+      for (const auto& c : open) {
+        if (source) w.connect(w.at({kind}, c, "out"), w.at(pe, c, base + "_in"));
+        else w.connect(w.at(pe, c, base + "_out"), w.at({kind}, c, "in"));
+      }
+    }
+  }
+  // Every port of every instance has its FIFO.
+  for (size_t k = 0; k < out_.modules.size(); ++k)
+    for (size_t i = 0; i < out_.modules[k].instances.size(); ++i)
+      for (size_t p = 0; p < out_.modules[k].ports.size(); ++p)
+        SADSL_INTERNAL_ASSERT(w.connected(static_cast<int>(k), static_cast<int>(i), static_cast<int>(p)),
+                              fmt::format("port {} of {} instance {} has no FIFO", out_.modules[k].ports[p].name,
+                                          out_.modules[k].name, i));
+}
+
+module_part arch_builder::dummy_sink_part(int port) {
+  const module_kind& pe = out_.modules.front();
+  isl::union_map schedule = isl::union_map::empty(params_.ctx());
+  int position = 0;
+  for (const auto& r : routes_.reads) {
+    if (r.chain.is_empty() || !r.chain_dim) continue;
+    if (pe.ports[static_cast<size_t>(port)].tensor != r.tensor) continue;
+    const statement_info& s = prog_.statement(r.access.statement);
+    isl::set x = at_tile_and_pe(r.chain).extract_set(isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy())));
+    bool vector = false;
+    token_lanes(r.access, vector);
+    if (vector) x = x.intersect(isl::set(isl::manage(isl_pw_aff_zero_set(lane_of(s).release()))));
+    std::string tuple = fmt::format("{}_r{}", s.name(), r.access.read);
+    isl::map local = isl::manage(isl_map_from_union_map(maps_.local.intersect_domain(isl::union_set(x)).release()));
+    std::vector<isl::aff> pos{comm_isl::constant_on(s.domain.space(), position++)};
+    local = isl::manage(isl_map_flat_range_product(local.release(), comm_isl::map_of(s.domain.space(), pos, "pos").release()));
+    local = isl::manage(isl_map_set_tuple_name(local.release(), isl_dim_in, tuple.c_str()));
+    schedule = schedule.unite(isl::union_map(local));
+  }
+  block_maker ops = [](const std::string& tuple, const node_context&) {
+    op_block b;
+    b.statement = tuple;
+    operation take;
+    take.what = operation::kind::read_port;
+    take.port = 0;
+    b.ops.push_back(take);
+    return b;
+  };
+  return make_part("drop", false, schedule, params_only_context(grid_), ops);
+}
+
+}  // namespace sadsl::comm_detail
