@@ -1,0 +1,254 @@
+#include "exec_program.hpp"
+
+#include <isl/ast.h>
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "programs.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::exec {
+
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::string id_name(isl_ast_expr* e) {
+  isl_id* id = isl_ast_expr_get_id(e);
+  std::string name = isl_id_get_name(id);
+  isl_id_free(id);
+  return name;
+}
+
+class translator {
+public:
+  translator(size_t tiles, size_t coords) {
+    for (size_t j = 0; j < tiles; ++j) slots_[fmt::format("t{}", j)] = static_cast<int>(j);
+    for (size_t i = 0; i < coords; ++i) slots_[fmt::format("p{}", i)] = static_cast<int>(tiles + i);
+    next_ = static_cast<int>(tiles + coords);
+  }
+
+  int slot_of(const std::string& name) {
+    auto [it, inserted] = slots_.emplace(name, next_);
+    if (inserted) ++next_;
+    return it->second;
+  }
+  int slots() const { return next_; }
+
+  iexpr expr(const isl::ast_expr& wrapped) { return expr(wrapped.get()); }
+
+  iexpr expr(isl_ast_expr* e) {
+    iexpr out;
+    switch (isl_ast_expr_get_type(e)) {
+      case isl_ast_expr_int: {
+        isl_val* v = isl_ast_expr_get_val(e);
+        out.value = isl_val_get_num_si(v);
+        isl_val_free(v);
+        return out;
+      }
+      case isl_ast_expr_id:
+        out.op = iop::slot;
+        out.slot = slot_of(id_name(e));
+        return out;
+      case isl_ast_expr_op: break;
+      default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST expression");
+    }
+    out.op = op_of(isl_ast_expr_op_get_type(e));
+    int n = isl_ast_expr_op_get_n_arg(e);
+    for (int i = 0; i < n; ++i) {
+      isl_ast_expr* arg = isl_ast_expr_op_get_arg(e, i);
+      out.args.push_back(expr(arg));
+      isl_ast_expr_free(arg);
+    }
+    return out;
+  }
+
+  node translate(isl_ast_node* n, const std::vector<op_block>& blocks, std::vector<compiled_block>& out_blocks) {
+    node out;
+    switch (isl_ast_node_get_type(n)) {
+      case isl_ast_node_for: {
+        out.kind = node_kind::for_loop;
+        isl_ast_expr* it = isl_ast_node_for_get_iterator(n);
+        out.slot = slot_of(id_name(it));
+        isl_ast_expr_free(it);
+        out.init = owned(isl_ast_node_for_get_init(n));
+        out.cond = owned(isl_ast_node_for_get_cond(n));
+        out.inc = owned(isl_ast_node_for_get_inc(n));
+        isl_ast_node* body = isl_ast_node_for_get_body(n);
+        out.children.push_back(translate(body, blocks, out_blocks));
+        isl_ast_node_free(body);
+        break;
+      }
+      case isl_ast_node_if: {
+        out.kind = node_kind::if_then;
+        out.cond = owned(isl_ast_node_if_get_cond(n));
+        isl_ast_node* then_node = isl_ast_node_if_get_then_node(n);
+        out.children.push_back(translate(then_node, blocks, out_blocks));
+        isl_ast_node_free(then_node);
+        if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
+          isl_ast_node* else_node = isl_ast_node_if_get_else_node(n);
+          out.children.push_back(translate(else_node, blocks, out_blocks));
+          isl_ast_node_free(else_node);
+        }
+        break;
+      }
+      case isl_ast_node_block: {
+        out.kind = node_kind::block;
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+        int count = isl_ast_node_list_n_ast_node(list);
+        for (int i = 0; i < count; ++i) {
+          isl_ast_node* child = isl_ast_node_list_get_at(list, i);
+          out.children.push_back(translate(child, blocks, out_blocks));
+          isl_ast_node_free(child);
+        }
+        isl_ast_node_list_free(list);
+        break;
+      }
+      case isl_ast_node_mark: {
+        isl_ast_node* child = isl_ast_node_mark_get_node(n);
+        out = translate(child, blocks, out_blocks);
+        isl_ast_node_free(child);
+        break;
+      }
+      case isl_ast_node_user: {
+        out.kind = node_kind::user;
+        isl_ast_expr* call = isl_ast_node_user_get_expr(n);
+        int args = isl_ast_expr_op_get_n_arg(call);
+        for (int i = 1; i < args; ++i) {
+          isl_ast_expr* a = isl_ast_expr_op_get_arg(call, i);
+          out.args.push_back(expr(a));
+          isl_ast_expr_free(a);
+        }
+        isl_ast_expr_free(call);
+        int b = comm_detail::block_of(isl::manage_copy(n));
+        if (b >= 0 && static_cast<size_t>(b) < blocks.size()) {
+          out.block = static_cast<int>(out_blocks.size());
+          out_blocks.push_back(compile_block(blocks.at(static_cast<size_t>(b))));
+        }
+        break;
+      }
+      default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST node");
+    }
+    return out;
+  }
+
+private:
+  iexpr owned(isl_ast_expr* e) {
+    iexpr out = expr(e);
+    isl_ast_expr_free(e);
+    return out;
+  }
+
+  compiled_block compile_block(const op_block& b) {
+    compiled_block out;
+    out.statement_index = b.statement_index;
+    for (const auto& op : b.ops) {
+      compiled_op c;
+      c.what = op.what, c.port = op.port, c.buffer = op.buffer, c.slot = op.slot, c.lanes = op.lanes, c.vector = op.vector;
+      if (op.lane) c.has_lane = true, c.lane = expr(*op.lane);
+      if (op.when) c.has_when = true, c.when = expr(*op.when);
+      for (const auto& x : op.index) c.index.push_back(expr(x));
+      out.ops.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  static iop op_of(isl_ast_expr_op_type t) {
+    switch (t) {
+      case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: return iop::land;
+      case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: return iop::lor;
+      case isl_ast_expr_op_max: return iop::max;
+      case isl_ast_expr_op_min: return iop::min;
+      case isl_ast_expr_op_minus: return iop::neg;
+      case isl_ast_expr_op_add: return iop::add;
+      case isl_ast_expr_op_sub: return iop::sub;
+      case isl_ast_expr_op_mul: return iop::mul;
+      case isl_ast_expr_op_div: case isl_ast_expr_op_pdiv_q: return iop::div;
+      case isl_ast_expr_op_fdiv_q: return iop::fdiv_q;
+      case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return iop::pdiv_r;
+      case isl_ast_expr_op_cond: case isl_ast_expr_op_select: return iop::select;
+      case isl_ast_expr_op_eq: return iop::eq;
+      case isl_ast_expr_op_le: return iop::le;
+      case isl_ast_expr_op_lt: return iop::lt;
+      case isl_ast_expr_op_ge: return iop::ge;
+      case isl_ast_expr_op_gt: return iop::gt;
+      default: SADSL_INTERNAL_ASSERT(false, fmt::format("unexpected isl AST operation {}", static_cast<int>(t)));
+    }
+  }
+
+  std::map<std::string, int> slots_;
+  int next_ = 0;
+};
+
+}  // namespace
+
+int64_t evaluate(const iexpr& e, const int64_t* s) {
+  auto a = [&](size_t i) { return evaluate(e.args[i], s); };
+  switch (e.op) {
+    case iop::constant: return e.value;
+    case iop::slot: return s[e.slot];
+    case iop::add: return a(0) + a(1);
+    case iop::sub: return a(0) - a(1);
+    case iop::mul: return a(0) * a(1);
+    case iop::neg: return -a(0);
+    case iop::div: return a(0) / a(1);  // exact or non-negative operands: truncation is right
+    case iop::fdiv_q: return floor_div(a(0), a(1));
+    case iop::pdiv_r: return a(0) % a(1);
+    case iop::min: {  // isl's min and max take two or more arguments
+      int64_t v = a(0);
+      for (size_t i = 1; i < e.args.size(); ++i) v = std::min(v, a(i));
+      return v;
+    }
+    case iop::max: {
+      int64_t v = a(0);
+      for (size_t i = 1; i < e.args.size(); ++i) v = std::max(v, a(i));
+      return v;
+    }
+    case iop::land: {
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (!a(i)) return 0;
+      return 1;
+    }
+    case iop::lor: {
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (a(i)) return 1;
+      return 0;
+    }
+    case iop::eq: return a(0) == a(1);
+    case iop::le: return a(0) <= a(1);
+    case iop::lt: return a(0) < a(1);
+    case iop::ge: return a(0) >= a(1);
+    case iop::gt: return a(0) > a(1);
+    case iop::select: return a(0) ? a(1) : a(2);
+  }
+  return 0;
+}
+
+compiled_part compile_part(const module_part& part, size_t tiles, size_t coords) {
+  translator t(tiles, coords);
+  compiled_part out;
+  out.name = part.name;
+  out.previous_tile = part.previous_tile;
+  out.root = t.translate(part.ast.get(), part.blocks, out.blocks);
+  out.slots = t.slots();
+  return out;
+}
+
+compiled_part compile_tiles(const isl::ast_node& tiles, size_t n) {
+  translator t(n, 0);
+  compiled_part out;
+  out.name = "tiles";
+  std::vector<op_block> none;
+  out.root = t.translate(tiles.get(), none, out.blocks);
+  out.slots = t.slots();
+  return out;
+}
+
+}  // namespace sadsl::exec
