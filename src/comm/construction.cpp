@@ -2,6 +2,7 @@
 #include "construction.hpp"
 
 #include <isl/aff.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -28,31 +29,20 @@ int64_t max_value(const isl::pw_aff& f) {
 
 }  // namespace
 
-std::vector<int64_t> box_extents(const isl::union_map& chunks) {
+std::vector<int64_t> box_extents(const isl::set& elements) {
   std::vector<int64_t> out;
-  chunks.foreach_map([&](isl::map m) {
-    int n = static_cast<int>(isl_map_dim(m.get(), isl_dim_out));
-    if (out.empty()) out.assign(static_cast<size_t>(n), 0);
-    for (int d = 0; d < n; ++d) {
-      isl::pw_aff lo = isl::manage(isl_map_dim_min(m.copy(), d)), hi = isl::manage(isl_map_dim_max(m.copy(), d));
-      int64_t extent = max_value(hi.sub(lo)) + 1;
-      out[static_cast<size_t>(d)] = std::max(out[static_cast<size_t>(d)], extent);
-    }
-  });
+  int n = static_cast<int>(isl_set_dim(elements.get(), isl_dim_set));
+  for (int d = 0; d < n; ++d) {
+    isl::pw_aff lo = isl::manage(isl_set_dim_min(elements.copy(), d)), hi = isl::manage(isl_set_dim_max(elements.copy(), d));
+    out.push_back(max_value(hi.sub(lo)) + 1);
+  }
   return out;
 }
 
-std::vector<isl::pw_aff> position_in_box(const isl::pw_multi_aff& index, const isl::union_map& key_of,
-                                         const isl::union_map& chunks, const isl::set& on) {
-  isl::map reach = isl::manage(isl_map_from_union_map(
-      key_of.intersect_domain(isl::union_set(on)).apply_range(chunks).release()));
+std::vector<isl::pw_aff> box_origin(const isl::set& elements) {
   std::vector<isl::pw_aff> out;
-  int n = static_cast<int>(isl_pw_multi_aff_dim(index.get(), isl_dim_out));
-  for (int d = 0; d < n; ++d) {
-    isl::pw_aff origin = isl::manage(isl_map_dim_min(reach.copy(), d));
-    isl::pw_aff at = isl::manage(isl_pw_multi_aff_get_at(index.get(), d)).intersect_domain(on);
-    out.push_back(at.sub(origin));
-  }
+  int n = static_cast<int>(isl_set_dim(elements.get(), isl_dim_set));
+  for (int d = 0; d < n; ++d) out.push_back(isl::manage(isl_set_dim_min(elements.copy(), d)).coalesce());
   return out;
 }
 
@@ -133,6 +123,7 @@ int64_t arch_builder::token_lanes(const access_ref& a, bool& vector) const {
 }
 
 isl::pw_aff arch_builder::lane_of(const statement_info& s) const {
+  if (auto it = lanes_.find(s.id); it != lanes_.end()) return it->second;
   size_t pos = (d_.band->loops.size() - d_.space.size()) + maps_.inner_loops + d_.latency.size();
   isl::map local = maps_.local.extract_map(isl::manage(isl_space_map_from_domain_and_range(
       s.domain.space().release(),
@@ -141,14 +132,140 @@ isl::pw_aff arch_builder::lane_of(const statement_info& s) const {
                              static_cast<unsigned>(pos + 2)),
           isl_dim_set, "local"))));
   isl::pw_multi_aff f = isl::manage(isl_pw_multi_aff_from_map(local.release()));
-  return isl::manage(isl_pw_multi_aff_get_at(f.get(), static_cast<int>(pos)));
+  return lanes_[s.id] = isl::manage(isl_pw_multi_aff_get_at(f.get(), static_cast<int>(pos)));
+}
+
+arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe,
+                                                const std::string& tuple) const {
+  const size_t n_time = d_.band->loops.size() - d_.space.size(), n_inner = maps_.inner_loops;
+  const size_t n = n_time + n_inner + d_.latency.size() + 1;
+  isl_space* lsp = isl_space_set_from_params(params_.copy());
+  lsp = isl_space_add_dims(lsp, isl_dim_set, static_cast<unsigned>(n));
+  lsp = isl_space_set_tuple_name(lsp, isl_dim_set, tuple.c_str());
+  isl::space L = isl::manage(lsp);
+  auto var = [&](size_t i) { return comm_isl::var_on(L, static_cast<int>(i)); };
+  auto constant = [&](int64_t v) { return comm_isl::constant_on(L, v); };
+  auto param = [&](const std::string& name) {
+    return isl::manage(isl_aff_param_on_domain_space_id(L.copy(), isl_id_alloc(L.ctx().get(), name.c_str(), nullptr)));
+  };
+  auto scaled = [&](const isl::aff& a, int64_t k) { return a.scale(isl::val(L.ctx(), k)); };
+  isl::set domain = isl::set::universe(L);
+  auto range = [&](size_t i, int64_t extent) {
+    domain = domain.intersect(isl::manage(isl_aff_ge_set(var(i).release(), constant(0).release())));
+    domain = domain.intersect(isl::manage(isl_aff_le_set(var(i).release(), constant(extent - 1).release())));
+  };
+  const size_t lane = n - 1;
+  range(lane, simd_);
+  // f(L): each band loop's value, then the inner loops.
+  std::vector<isl::aff> values;
+  size_t time = 0;
+  for (const auto& l : d_.band->loop_ids()) {
+    size_t j = static_cast<size_t>(std::find(d_.tile_order.begin(), d_.tile_order.end(), l) - d_.tile_order.begin());
+    int64_t t1 = point_.factors.at({l, tile_level::array_partition});
+    bool lat = std::find(d_.latency.begin(), d_.latency.end(), l) != d_.latency.end(), vec = d_.simd == l;
+    int64_t t2 = lat ? point_.factors.at({l, tile_level::latency_hiding}) : 1;
+    isl::aff v = scaled(param(fmt::format("t{}", j)), t1);
+    auto space = std::find(d_.space.begin(), d_.space.end(), l);
+    int64_t w = lat ? t2 : vec ? simd_ : 1;
+    if (space != d_.space.end()) {
+      size_t i = static_cast<size_t>(space - d_.space.begin());
+      const pe_coordinate& c = pe.at(i);
+      isl::aff outer = c.param >= 0 ? param(fmt::format("p{}", c.param)) : constant(c.value);
+      if (c.param >= 0) {  // a PE of the grid
+        domain = domain.intersect(isl::manage(isl_aff_ge_set(outer.copy(), constant(0).release())));
+        domain = domain.intersect(isl::manage(isl_aff_le_set(outer.copy(), constant(grid_[i] - 1).release())));
+      }
+      v = v.add(scaled(outer, w));
+    } else {
+      range(time, t1 / w);
+      v = v.add(scaled(var(time++), w));
+    }
+    if (lat) {
+      size_t at = n_time + n_inner + static_cast<size_t>(std::find(d_.latency.begin(), d_.latency.end(), l) - d_.latency.begin());
+      int64_t step = vec ? simd_ : 1;
+      range(at, t2 / step);
+      v = v.add(scaled(var(at), step));
+    }
+    if (vec) v = v.add(var(lane));
+    values.push_back(v);
+  }
+  for (size_t k = 0; k < n_inner; ++k) values.push_back(var(n_time + k));
+  if (!d_.simd) domain = domain.intersect(isl::manage(isl_aff_le_set(var(lane).release(), constant(0).release())));
+  // g(x): the instance's band values and inner loops.
+  isl::space x_space = isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy()));
+  isl::multi_aff place = isl::manage(isl_multi_aff_align_params(d_.band->placement.at(s.id).copy(), params_.copy()));
+  std::vector<isl::aff> of_x;
+  for (int b = 0; b < static_cast<int>(d_.band->loops.size()); ++b) of_x.push_back(isl::manage(isl_multi_aff_get_at(place.get(), b)));
+  for (const auto& a : maps_.inner.at(s.id)) of_x.push_back(isl::manage(isl_aff_align_params(a.copy(), params_.copy())));
+  isl::map f = comm_isl::map_of(L, values, "v").intersect_domain(domain);
+  isl::map g = comm_isl::map_of(x_space, of_x, "v");
+  isl::set x = isl::manage(isl_set_align_params(s.domain.intersect_params(maps_.params).release(), params_.copy()));
+  isl::map rel = f.apply_range(g.reverse()).intersect_range(x);
+  local_frame out;
+  out.domain = rel.domain().coalesce();
+  out.instance = isl::manage(isl_pw_multi_aff_from_map(rel.release()));
+  return out;
+}
+
+isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) const {
+  isl::set aligned = isl::manage(isl_set_align_params(x.copy(), params_.copy()));
+  return f.domain.intersect(isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy()))).coalesce();
+}
+
+isl::pw_aff arch_builder::on_frame(const local_frame& f, const isl::pw_aff& g) const {
+  isl_pw_aff* a = isl_pw_aff_align_params(g.copy(), params_.copy());
+  return isl::manage(isl_pw_aff_pullback_pw_multi_aff(a, f.instance.copy())).intersect_domain(f.domain).coalesce();
+}
+
+isl::union_map arch_builder::frame_schedule(const local_frame& f, int64_t position) const {
+  isl::space sp = f.domain.space();
+  std::vector<isl::aff> dims;
+  int n = static_cast<int>(isl_space_dim(sp.get(), isl_dim_set));
+  for (int i = 0; i < n; ++i) dims.push_back(comm_isl::var_on(sp, i));
+  dims.push_back(comm_isl::constant_on(sp, position));
+  return isl::union_map(comm_isl::map_of(sp, dims, "s").intersect_domain(f.domain));
 }
 
 isl::union_set arch_builder::at_tile_and_pe(const isl::union_set& instances) const {
-  isl::set tile = fixed_to_params(params_, "tile", d_.tile_order.size(), "t");
-  isl::set pe = fixed_to_params(params_, "pe", d_.space.size(), "p");
-  return instances.intersect(isl::union_set(tile).apply(maps_.tile.reverse()))
-      .intersect(isl::union_set(pe).apply(maps_.pe.reverse()));
+  std::vector<pe_coordinate> pe;
+  for (size_t i = 0; i < d_.space.size(); ++i) pe.push_back({static_cast<int>(i), -1});
+  isl::union_set out = isl::union_set::empty(params_.ctx());
+  for (const auto& s : prog_.statements()) {
+    isl::set x = instances.extract_set(s.domain.space());
+    if (!x.is_empty()) out = out.unite(isl::union_set(x.intersect(placed(s, pe))));
+  }
+  return out;
+}
+
+isl::set arch_builder::placed(const statement_info& s, const std::vector<pe_coordinate>& pe) const {
+  isl::space sp = isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy()));
+  isl::multi_aff place = isl::manage(isl_multi_aff_align_params(d_.band->placement.at(s.id).copy(), params_.copy()));
+  auto param = [&](const std::string& name) {
+    isl_id* id = isl_id_alloc(sp.ctx().get(), name.c_str(), nullptr);
+    return isl::manage(isl_aff_param_on_domain_space_id(sp.copy(), id));
+  };
+  auto constant = [&](int64_t v) { return comm_isl::constant_on(sp, v); };
+  auto scaled = [&](const isl::aff& a, int64_t k) { return a.scale(isl::val(sp.ctx(), k)); };
+  isl::set out = isl::manage(isl_set_align_params(s.domain.intersect_params(maps_.params).release(), params_.copy()));
+  auto within = [&](const isl::aff& b, const isl::aff& lo, int64_t width) {
+    out = out.intersect(isl::manage(isl_aff_ge_set(b.copy(), lo.copy())));
+    out = out.intersect(isl::manage(isl_aff_le_set(b.copy(), lo.add(constant(width - 1)).release())));
+  };
+  for (size_t j = 0; j < d_.tile_order.size(); ++j) {
+    const loop_id& l = d_.tile_order[j];
+    int64_t t1 = point_.factors.at({l, tile_level::array_partition});
+    isl::aff b = isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(d_.band->position(l))));
+    isl::aff tile = scaled(param(fmt::format("t{}", j)), t1);
+    within(b, tile, t1);
+    auto space = std::find(d_.space.begin(), d_.space.end(), l);
+    if (space == d_.space.end()) continue;
+    size_t i = static_cast<size_t>(space - d_.space.begin());
+    if (i >= pe.size() || (pe[i].param < 0 && pe[i].value < 0)) continue;
+    int64_t w = t1 / grid_[i];
+    isl::aff at = pe[i].param >= 0 ? param(fmt::format("p{}", pe[i].param)) : constant(pe[i].value);
+    within(b, tile.add(scaled(at, w)), w);
+  }
+  return out;
 }
 
 const statement_info& arch_builder::statement(const std::string& tuple) const { return prog_.statement(tuple); }

@@ -59,8 +59,35 @@ public:
   int64_t token_lanes(const access_ref& a, bool& vector) const;
   /// The SIMD lane of each instance (0 without SIMD).
   isl::pw_aff lane_of(const statement_info& s) const;
+  mutable std::map<statement_id, isl::pw_aff> lanes_;
   /// Instances in tile t (params t0..) at PE p (params p0..).
   isl::union_set at_tile_and_pe(const isl::union_set& instances) const;
+  /// Where a placement puts the PE's coordinate along a space dim: a module parameter (p<n>),
+  /// a constant, or anywhere.
+  struct pe_coordinate {
+    int param = -1;        // p<param>
+    int64_t value = -1;    // else this constant, when >= 0
+  };
+  /// The statement's instances in tile t (params t0..) at the PE given per space dim, as linear
+  /// constraints on the band placement (no floors): t1*t <= b < t1*t + t1, and for a space loop
+  /// t1*t + w*p <= b < t1*t + w*p + w (w: the PE's width along it).
+  isl::set placed(const statement_info& s, const std::vector<pe_coordinate>& pe) const;
+
+  /// A statement's instances in one tile at one PE, in tile-local coordinates L = (time loops,
+  /// inner loops, latency points, SIMD lane): the PE's own order. Each band loop's value is
+  /// linear in them — b = t1*t + w*outer + s*latency + lane — so isl builds programs over L
+  /// without floors. `domain` is named `tuple`; `instance` gives the statement instance of a point.
+  struct local_frame {
+    isl::set domain;
+    isl::pw_multi_aff instance;
+  };
+  local_frame frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe, const std::string& tuple) const;
+  /// The frame's points whose instance lies in x (a set of the statement's instances).
+  isl::set frame_points(const local_frame& f, const isl::set& x) const;
+  /// f(instance) for a function of the statement's instances, as a function of the frame.
+  isl::pw_aff on_frame(const local_frame& f, const isl::pw_aff& g) const;
+  /// The PE-order schedule of a frame: L -> [L..., position].
+  isl::union_map frame_schedule(const local_frame& f, int64_t position) const;
   const statement_info& statement(const std::string& tuple) const;
   elem_type element_of(const tensor_id& t) const;
   /// The parameters' ranges for a part: kernel params fixed, tiles within range, p_i within
@@ -70,15 +97,16 @@ public:
   // --- networks.cpp ---
   std::vector<network_plan> networks_;
   void plan_networks();
-  /// The key of an instance for network n: x -> [T(x)..., L(x)...] (tile, leaf coordinates).
-  isl::union_map leaf_key(const network_plan& n) const;
-  /// The chunk of one leaf per tile: { [T..., L...] -> tensor[e] } (params: the kernel's).
-  isl::union_map chunks(const network_plan& n) const;
+  /// The leaf PE of network n: grid dims from p0.., the edge dim at the chain's first or last PE.
+  std::vector<pe_coordinate> leaf_pe(const network_plan& n) const;
+  /// The elements one leaf's PE moves through network n in tile t: a set of the tensor's stored
+  /// elements with params t0.. and p0.. (the leaf's grid coordinates).
+  isl::set chunk(const network_plan& n) const;
 
   // --- pe_module.cpp ---
   void build_pe();
   std::map<tensor_id, int> local_buffers_;  // tensor -> PE buffer index
-  std::map<tensor_id, isl::union_map> local_origin_;
+
 
   // --- network_modules.cpp, pe_side.cpp ---
   void build_network_modules(network_plan& n);
@@ -98,14 +126,12 @@ public:
   architecture out_;
 };
 
-/// The bounding box of the chunks of a relation { key -> element }: its extents (the largest over
-/// the keys, per dimension).
-std::vector<int64_t> box_extents(const isl::union_map& chunks);
+/// The bounding box of a set of elements with parameters: per dimension, the largest extent over
+/// the parameters' values.
+std::vector<int64_t> box_extents(const isl::set& elements);
 
-/// index(x) - origin(key(x)) per dimension, as functions of the instances of `on` (a set of one
-/// statement's instances): the element's position in the box of its key's chunk, whose origin is
-/// the lower bound of each dimension of the chunk.
-std::vector<isl::pw_aff> position_in_box(const isl::pw_multi_aff& index, const isl::union_map& key_of,
-                                         const isl::union_map& chunks, const isl::set& on);
+/// The origin of a set of elements with parameters: each dimension's lower bound, a function of
+/// the parameters.
+std::vector<isl::pw_aff> box_origin(const isl::set& elements);
 
 }  // namespace sadsl::comm_detail

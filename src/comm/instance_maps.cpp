@@ -61,7 +61,9 @@ private:
     isl::space sp = s.domain.space();
     design_dims dims = design_dimensions(d_, v_, s);
     std::vector<isl::aff> local = dims.time;
-    for (size_t k = 0; k < inner_.size(); ++k) local.push_back(inner_dim(s, index, k));
+    auto& inner = out_.inner[s.id];
+    for (size_t k = 0; k < inner_.size(); ++k) inner.push_back(inner_dim(s, index, k));
+    local.insert(local.end(), inner.begin(), inner.end());
     local.insert(local.end(), dims.latency.begin(), dims.latency.end());
     local.push_back(dims.simd ? *dims.simd : comm_isl::constant_on(sp, 0));
     local.push_back(comm_isl::constant_on(sp, static_cast<int64_t>(index)));

@@ -39,6 +39,13 @@ inline isl::aff var_on(const isl::space& set_space, int pos) {
                                            static_cast<unsigned>(pos)));
 }
 
+/// Dimension pos of a set (negative: counted from the end), as a function on the set.
+inline isl::pw_aff var_on_set(const isl::set& s, int pos) {
+  int n = static_cast<int>(isl_set_dim(s.get(), isl_dim_set));
+  if (pos < 0) pos += n;
+  return isl::pw_aff(var_on(s.space(), pos)).intersect_domain(s);
+}
+
 /// The set with its tuple renamed.
 inline isl::set renamed(const isl::set& s, const std::string& name) {
   return isl::manage(isl_set_set_tuple_name(s.copy(), name.c_str()));

@@ -5,6 +5,7 @@
 // first, then the chunk's elements in words of `pack`.
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -67,20 +68,20 @@ void arch_builder::build_network_modules(network_plan& n) {
   const int64_t pack = n.info.packs.at(n.info.buffered_level);
   const elem_type elem = element_of(n.info.tensor);
   const bool in = n.info.input;
-  isl::union_map all_chunks = chunks(n);
-
-  // The chunks of tile t (params t0..): { leaf[L] -> tensor[e] }.
-  isl_space* key_sp = isl_space_set_from_params(params_.copy());
-  key_sp = isl_space_add_dims(key_sp, isl_dim_set, static_cast<unsigned>(tiles + m));
-  isl_set* key_fix = isl_set_universe(key_sp);
-  for (size_t j = 0; j < tiles; ++j) {
-    int pos = isl_set_find_dim_by_name(key_fix, isl_dim_param, fmt::format("t{}", j).c_str());
-    key_fix = isl_set_equate(key_fix, isl_dim_param, pos, isl_dim_set, static_cast<int>(j));
-  }
-  isl::union_map at_tile = all_chunks.intersect_domain(isl::union_set(isl::manage(key_fix)));
-  isl::map chunk_t = isl::manage(isl_map_from_union_map(at_tile.release()));
-  chunk_t = isl::manage(isl_map_project_out(chunk_t.release(), isl_dim_in, 0, static_cast<unsigned>(tiles)));
-  chunk_t = isl::manage(isl_map_set_tuple_name(chunk_t.release(), isl_dim_in, "leaf"));
+  // The chunks of tile t (params t0..): { leaf[L] -> tensor[e] }, the leaf's grid coordinates
+  // moved from the params p0.. into the relation's domain.
+  isl::set by_leaf = chunk(n);
+  isl_multi_id* leaf_ids = isl_multi_id_from_id_list(
+      isl_space_set_tuple_name(isl_space_add_dims(isl_space_set_from_params(params_.copy()), isl_dim_set, static_cast<unsigned>(m)),
+                               isl_dim_set, "leaf"),
+      [&] {
+        isl_id_list* ids = isl_id_list_alloc(params_.ctx().get(), static_cast<int>(m));
+        for (size_t g = 0; g < m; ++g)
+          ids = isl_id_list_add(ids, isl_id_alloc(params_.ctx().get(), fmt::format("p{}", g).c_str(), nullptr));
+        return ids;
+      }());
+  isl::map chunk_t = isl::manage(isl_set_unbind_params_insert_domain(by_leaf.release(), leaf_ids));
+  chunk_t = isl::manage(isl_map_align_params(chunk_t.release(), params_.copy()));
   const int elems = static_cast<int>(isl_map_dim(chunk_t.get(), isl_dim_out));
 
   // xfer[L_1..L_m, w...]: the words of every leaf's chunk.
@@ -101,8 +102,7 @@ void arch_builder::build_network_modules(network_plan& n) {
   }
   for (size_t g = 0; g < m; ++g) leaf.push_back(comm_isl::var_on(xfer_space, static_cast<int>(g)));
   isl::pw_multi_aff first_element = isl::manage(isl_pw_multi_aff_from_map(comm_isl::map_of(xfer_space, first, "elem").release()));
-  isl::union_map leaf_of(comm_isl::map_of(xfer_space, leaf, "leaf"));
-  isl::union_map chunk_by_leaf(chunk_t);
+  isl::map leaf_of = comm_isl::map_of(xfer_space, leaf, "leaf");
 
   for (size_t k = 0; k <= m; ++k) {
     const int level = n.info.buffered_level + static_cast<int>(k);
@@ -163,6 +163,17 @@ void arch_builder::build_network_modules(network_plan& n) {
       own = isl::manage(isl_set_equate(xfer.copy(), isl_dim_param, p0, isl_dim_set, static_cast<int>(k)));
       later = xfer.subtract(own);
     }
+    // A word's position in the buffer: its first element minus the origin of its leaf's chunk.
+    std::vector<isl::pw_aff> position;
+    if (buffered) {
+      isl::pw_multi_aff to_leaf = isl::manage(isl_pw_multi_aff_from_map(leaf_of.copy()));
+      for (int i = 0; i < elems; ++i) {
+        isl::pw_aff origin = isl::manage(isl_map_dim_min(chunk_t.copy(), i));
+        origin = isl::manage(isl_pw_aff_pullback_pw_multi_aff(origin.release(), to_leaf.copy()));
+        isl::pw_aff at = isl::manage(isl_pw_multi_aff_get_at(first_element.get(), i));
+        position.push_back(at.sub(origin).intersect_domain(xfer).coalesce());
+      }
+    }
     auto xfer_ops = [&, buffered, top, up, down, chain, buffer](const std::string&, const node_context& at) {
       op_block b;
       b.statement = "xfer";
@@ -174,7 +185,7 @@ void arch_builder::build_network_modules(network_plan& n) {
         o.lanes = pack;
         if (!when.is_null()) o.when = at.condition(when);
         if (indexed && what != operation::kind::read_dram && what != operation::kind::write_dram)
-          for (const auto& x : position_in_box(first_element, leaf_of, chunk_by_leaf, xfer)) o.index.push_back(at.value(x));
+          for (const auto& x : position) o.index.push_back(at.value(x));
         if (what == operation::kind::read_dram || what == operation::kind::write_dram) o.index = at.values(first_element);
         b.ops.push_back(o);
       };

@@ -93,7 +93,7 @@ void arch_builder::plan_networks() {
         throw error(fmt::format("design {}: the accesses of tensor \"{}\" served by one network move tokens of different "
                                 "widths",
                                 d_.name(), n.info.tensor.name()));
-    n.box = box_extents(chunks(n));
+    n.box = box_extents(chunk(n));
   }
   for (auto& n : networks_) {
     int bits = type_size(element_of(n.info.tensor)) * 8;
@@ -120,26 +120,26 @@ void arch_builder::plan_networks() {
   }
 }
 
-isl::union_map arch_builder::leaf_key(const network_plan& n) const {
-  // key(x) = [T(x), L(x)]: the tile and the leaf (the PE's coordinates on the grid dims).
-  isl_space* sp = isl_space_set_from_params(maps_.params.space().release());
-  sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(grid_.size()));
-  sp = isl_space_set_tuple_name(sp, isl_dim_set, "pe");
-  isl::space pe_set = isl::manage(sp);
-  std::vector<isl::aff> leaf;
-  for (int g : n.grid) leaf.push_back(comm_isl::var_on(pe_set, g));
-  isl::union_map leaf_of = maps_.pe.apply_range(isl::union_map(comm_isl::map_of(pe_set, leaf, "leaf")));
-  return isl::manage(isl_union_map_flat_range_product(maps_.tile.copy(), leaf_of.release()));
+std::vector<arch_builder::pe_coordinate> arch_builder::leaf_pe(const network_plan& n) const {
+  std::vector<pe_coordinate> pe(grid_.size());
+  for (size_t g = 0; g < n.grid.size(); ++g) pe[static_cast<size_t>(n.grid[g])].param = static_cast<int>(g);
+  if (n.edge_dim)
+    pe[static_cast<size_t>(*n.edge_dim)].value = n.info.input ? 0 : grid_[static_cast<size_t>(*n.edge_dim)] - 1;
+  return pe;
 }
 
-isl::union_map arch_builder::chunks(const network_plan& n) const {
-  isl::union_map key = leaf_key(n);
-  isl::union_map out = isl::union_map::empty(maps_.params.ctx());
+isl::set arch_builder::chunk(const network_plan& n) const {
+  std::optional<isl::set> out;
   for (const auto& a : n.accesses) {
-    isl::union_map index(isl::manage(isl_map_from_pw_multi_aff(stored_index(a.access).release())));
-    out = out.unite(key.intersect_domain(a.instances).reverse().apply_range(index));
+    const statement_info& s = prog_.statement(a.access.statement);
+    local_frame f = frame_of(s, leaf_pe(n), s.name());
+    isl::set points = frame_points(f, a.instances.extract_set(s.domain.space()));
+    isl_pw_multi_aff* index = isl_pw_multi_aff_align_params(stored_index(a.access).release(), params_.copy());
+    index = isl_pw_multi_aff_pullback_pw_multi_aff(index, f.instance.copy());
+    isl::set elements = points.apply(isl::manage(isl_map_from_pw_multi_aff(index)));
+    out = out ? out->unite(elements) : elements;
   }
-  return out;
+  return out->coalesce();
 }
 
 }  // namespace sadsl::comm_detail

@@ -1,12 +1,14 @@
 // The PE module kind: its ports (chains to its neighbours, interior networks), its local buffers
-// and its program (the design's instances at its coordinates, with each read's source and each
-// write's destinations as guarded operations).
+// and its program (the design's instances at its coordinates, in tile-local coordinates, with each
+// read's source and each write's destinations as guarded operations).
+#include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/union_map.h>
 
 #include <fmt/format.h>
 
 #include "construction.hpp"
+#include "isl_util.hpp"
 #include "sadsl/error.hpp"
 
 namespace sadsl::comm_detail {
@@ -19,16 +21,22 @@ const access_route* find_route(const std::vector<access_route>& routes, const ac
   return nullptr;
 }
 
-isl::set part_of(const isl::union_set& u, const statement_info& s) {
-  return u.extract_set(s.domain.space());
-}
-
 int add_port(module_kind& k, std::string name, bool input, elem_type e, int64_t lanes, const tensor_id& t) {
   for (size_t i = 0; i < k.ports.size(); ++i)
     if (k.ports[i].name == name) return static_cast<int>(i);
   k.ports.push_back({std::move(name), input, e, lanes, t});
   return static_cast<int>(k.ports.size()) - 1;
 }
+
+// An operation before its expressions exist: what, where, and the frame points it runs at.
+struct planned_op {
+  operation::kind what;
+  int port = -1, buffer = -1, slot = 0;
+  int64_t lanes = 1;
+  bool vector = false;
+  std::optional<isl::set> when;        // over the frame
+  std::vector<isl::pw_aff> index;      // over the frame
+};
 
 }  // namespace
 
@@ -37,6 +45,9 @@ void arch_builder::build_pe() {
   pe.name = "PE";
   pe.role = module_role::pe;
   for (int dim = 0; dim < static_cast<int>(grid_.size()); ++dim) pe.index_dims.push_back(dim);
+  std::vector<pe_coordinate> own(grid_.size());
+  for (size_t i = 0; i < grid_.size(); ++i) own[i].param = static_cast<int>(i);
+
   // Chain ports: one pair per (tensor, dim) whose data move along a space loop.
   std::map<std::pair<tensor_id, int>, std::pair<int, int>> chain_ports;
   auto chain = [&](const tensor_id& t, int dim, int64_t lanes) -> std::pair<int, int> {
@@ -53,110 +64,122 @@ void arch_builder::build_pe() {
     if (r.chain_dim && !r.chain.is_empty()) chain(r.tensor, *r.chain_dim, token_lanes(r.access, vector));
   for (const auto& w : routes_.writes)
     if (w.chain_dim && !w.chain.is_empty()) chain(w.tensor, *w.chain_dim, token_lanes(w.access, vector));
-  std::map<size_t, int> network_port;
-  for (size_t i = 0; i < networks_.size(); ++i) {
-    network_plan& n = networks_[i];
+  std::map<std::pair<tensor_id, std::pair<bool, io_group_kind>>, int> interior_port;
+  for (auto& n : networks_) {
     if (n.edge_dim) {
       auto [in, out] = chain(n.info.tensor, *n.edge_dim, n.token_lanes);
       n.pe_port = n.info.input ? in : out;
     } else {
       n.pe_port = add_port(pe, n.info.name + (n.info.input ? "_in" : "_out"), n.info.input, element_of(n.info.tensor),
                            n.token_lanes, n.info.tensor);
+      interior_port[{n.info.tensor, {n.info.input, n.info.kind}}] = n.pe_port;
     }
-    network_port[i] = n.pe_port;
   }
-  // Local buffers: the PE's values of each written tensor that stay in it.
-  isl::union_map key = isl::manage(isl_union_map_flat_range_product(maps_.tile.copy(), maps_.pe.copy()));
-  std::map<tensor_id, isl::union_map> local_chunks;
-  auto add_local = [&](const access_route& r) {
-    if (r.local.is_empty()) return;
-    isl::union_map index(isl::manage(isl_map_from_pw_multi_aff(stored_index(r.access).release())));
-    isl::union_map chunk = key.intersect_domain(r.local).reverse().apply_range(index);
-    auto [it, inserted] = local_chunks.emplace(r.tensor, chunk);
-    if (!inserted) it->second = it->second.unite(chunk);
-  };
-  for (const auto& r : routes_.reads) add_local(r);
-  for (const auto& w : routes_.writes) add_local(w);
-  for (const auto& [t, chunk] : local_chunks) {
-    local_buffers_[t] = static_cast<int>(pe.buffers.size());
-    local_origin_[t] = chunk;
-    pe.buffers.push_back({"local_" + t.name(), t, element_of(t), box_extents(chunk), false});
-  }
-  auto network_of = [&](const tensor_id& t, bool input, io_group_kind kind) -> int {
-    for (size_t i = 0; i < networks_.size(); ++i) {
-      const network_plan& n = networks_[i];
-      if (n.info.tensor == t && n.info.input == input && n.info.kind == kind && !n.edge_dim) return network_port.at(i);
-    }
-    SADSL_INTERNAL_ASSERT(false, "no network for " + t.name());
-  };
   auto read_only = [&](const tensor_id& t) {
     return std::none_of(prog_.arrays().begin(), prog_.arrays().end(),
                         [&](const array_info& x) { return x.tensor->id() == t && x.written; });
   };
 
-  block_maker ops = [&](const std::string& tuple, const node_context& at) {
-    const statement_info& s = statement(tuple);
-    op_block b;
-    b.statement = s.name();
-    for (size_t i = 0; i < prog_.statements().size(); ++i)
-      if (prog_.statements()[i].id == s.id) b.statement_index = static_cast<int>(i);
-    isl::ast_expr lane = at.value(lane_of(s));
+  // Frames, and the PE's local buffers: the values of each written tensor that stay in it.
+  std::map<statement_id, local_frame> frames;
+  for (const auto& s : prog_.statements()) frames.emplace(s.id, frame_of(s, own, s.name()));
+  std::map<tensor_id, isl::set> footprint;
+  auto add_local = [&](const access_route& r) {
+    if (r.local.is_empty()) return;
+    const statement_info& s = prog_.statement(r.access.statement);
+    const local_frame& f = frames.at(s.id);
+    isl_pw_multi_aff* index = isl_pw_multi_aff_align_params(stored_index(r.access).release(), params_.copy());
+    index = isl_pw_multi_aff_pullback_pw_multi_aff(index, f.instance.copy());
+    isl::set elements = frame_points(f, r.local.extract_set(s.domain.space())).apply(isl::manage(isl_map_from_pw_multi_aff(index)));
+    auto [it, inserted] = footprint.emplace(r.tensor, elements);
+    if (!inserted) it->second = it->second.unite(elements);
+  };
+  for (const auto& r : routes_.reads) add_local(r);
+  for (const auto& w : routes_.writes) add_local(w);
+  std::map<tensor_id, std::vector<isl::pw_aff>> origin;
+  for (const auto& [t, elements] : footprint) {
+    local_buffers_[t] = static_cast<int>(pe.buffers.size());
+    origin[t] = box_origin(elements);
+    pe.buffers.push_back({"local_" + t.name(), t, element_of(t), box_extents(elements), false});
+  }
+
+  // Each statement's operations, planned over its frame.
+  std::map<std::string, std::vector<planned_op>> plans;
+  std::map<std::string, int> statement_index;
+  isl::union_map schedule = isl::union_map::empty(params_.ctx());
+  for (size_t si = 0; si < prog_.statements().size(); ++si) {
+    const statement_info& s = prog_.statements()[si];
+    const local_frame& f = frames.at(s.id);
+    statement_index[s.name()] = static_cast<int>(si);
+    schedule = schedule.unite(frame_schedule(f, static_cast<int64_t>(si)));
+    std::vector<planned_op>& ops = plans[s.name()];
+    auto points = [&](const isl::union_set& u) { return frame_points(f, u.extract_set(s.domain.space())); };
     auto port_op = [&](operation::kind what, int port, int slot, const access_ref& a, const isl::set& when) {
-      operation op;
-      op.what = what;
-      op.port = port;
-      op.slot = slot;
+      planned_op op{what, port, -1, slot};
       op.lanes = token_lanes(a, op.vector);
-      if (op.vector) op.lane = lane;
-      op.when = at.condition(when);
-      b.ops.push_back(op);
+      op.when = when;
+      ops.push_back(std::move(op));
     };
     auto local_op = [&](operation::kind what, const access_ref& a, int slot, const isl::set& when) {
       const access_info& acc = s.access(a);
-      operation op;
-      op.what = what;
-      op.buffer = local_buffers_.at(acc.tensor->id());
-      op.slot = slot;
-      for (const auto& x : position_in_box(stored_index(a), key, local_origin_.at(acc.tensor->id()), s.domain.intersect_params(maps_.params)))
-        op.index.push_back(at.value(x));
-      op.when = at.condition(when);
-      b.ops.push_back(op);
+      planned_op op{what, -1, local_buffers_.at(acc.tensor->id()), slot};
+      op.when = when;
+      isl::pw_multi_aff index = stored_index(a);
+      const auto& o = origin.at(acc.tensor->id());
+      for (size_t dim = 0; dim < o.size(); ++dim) {
+        isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(dim))));
+        isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(o[dim].copy(), f.domain.space().release()));
+        op.index.push_back(at.sub(base).coalesce());
+      }
+      ops.push_back(std::move(op));
     };
     for (size_t r = 0; r < s.reads.size(); ++r) {
       access_ref a{s.id, static_cast<int>(r)};
       const access_route* route = find_route(routes_.reads, a);
       SADSL_INTERNAL_ASSERT(route, "no route for a read");
       int slot = static_cast<int>(r);
-      if (isl::set x = part_of(route->local, s); !x.is_empty()) local_op(operation::kind::read_local, a, slot, x);
-      if (isl::set x = part_of(route->chain, s); !x.is_empty()) {
+      if (isl::set x = points(route->local); !x.is_empty()) local_op(operation::kind::read_local, a, slot, x);
+      if (isl::set x = points(route->chain); !x.is_empty()) {
         auto [in, out] = chain(route->tensor, *route->chain_dim, 1);
         port_op(operation::kind::read_port, in, slot, a, x);
         if (read_only(route->tensor)) port_op(operation::kind::write_port, out, slot, a, x);  // forward it
       }
-      if (isl::set x = part_of(route->network, s); !x.is_empty()) {
+      if (isl::set x = points(route->network); !x.is_empty()) {
         io_group_kind kind = read_only(route->tensor) ? io_group_kind::read : io_group_kind::flow;
-        port_op(operation::kind::read_port, network_of(route->tensor, true, kind), slot, a, x);
+        port_op(operation::kind::read_port, interior_port.at({route->tensor, {true, kind}}), slot, a, x);
       }
     }
     int result = static_cast<int>(s.reads.size());
-    operation compute;
-    compute.what = operation::kind::compute;
-    compute.slot = result;
-    b.ops.push_back(compute);
+    ops.push_back(planned_op{operation::kind::compute, -1, -1, result});
     access_ref w{s.id, -1};
     const access_route* route = find_route(routes_.writes, w);
     SADSL_INTERNAL_ASSERT(route, "no route for a write");
-    if (isl::set x = part_of(route->local, s); !x.is_empty()) local_op(operation::kind::write_local, w, result, x);
-    if (isl::set x = part_of(route->chain, s); !x.is_empty())
+    if (isl::set x = points(route->local); !x.is_empty()) local_op(operation::kind::write_local, w, result, x);
+    if (isl::set x = points(route->chain); !x.is_empty())
       port_op(operation::kind::write_port, chain(route->tensor, *route->chain_dim, 1).second, result, w, x);
-    if (isl::set x = part_of(route->network, s); !x.is_empty())
-      port_op(operation::kind::write_port, network_of(route->tensor, false, io_group_kind::flow), result, w, x);
-    if (isl::set x = part_of(route->drain, s); !x.is_empty())
-      port_op(operation::kind::write_port, network_of(route->tensor, false, io_group_kind::output), result, w, x);
+    if (isl::set x = points(route->network); !x.is_empty())
+      port_op(operation::kind::write_port, interior_port.at({route->tensor, {false, io_group_kind::flow}}), result, w, x);
+    if (isl::set x = points(route->drain); !x.is_empty())
+      port_op(operation::kind::write_port, interior_port.at({route->tensor, {false, io_group_kind::output}}), result, w, x);
+  }
+
+  block_maker make = [&](const std::string& tuple, const node_context& at) {
+    op_block b;
+    b.statement = tuple;
+    b.statement_index = statement_index.at(tuple);
+    const local_frame& f = frames.at(prog_.statement(tuple).id);
+    isl::ast_expr lane = at.value(comm_isl::var_on_set(f.domain, -1));
+    for (const auto& p : plans.at(tuple)) {
+      operation op;
+      op.what = p.what, op.port = p.port, op.buffer = p.buffer, op.slot = p.slot, op.lanes = p.lanes, op.vector = p.vector;
+      if (p.vector) op.lane = lane;
+      if (p.when) op.when = at.condition(*p.when);
+      for (const auto& x : p.index) op.index.push_back(at.value(x));
+      b.ops.push_back(std::move(op));
+    }
     return b;
   };
-  isl::union_set instances = at_tile_and_pe(maps_.domain);
-  pe.parts.push_back(make_part("compute", false, maps_.local.intersect_domain(instances), params_only_context(grid_), ops));
+  pe.parts.push_back(make_part("compute", false, schedule, params_only_context(grid_), make));
   out_.modules.push_back(std::move(pe));
 }
 

@@ -183,22 +183,20 @@ void arch_builder::wire() {
 
 module_part arch_builder::dummy_sink_part(int port) {
   const module_kind& pe = out_.modules.front();
+  std::vector<pe_coordinate> own(grid_.size());
+  for (size_t i = 0; i < grid_.size(); ++i) own[i].param = static_cast<int>(i);
   isl::union_map schedule = isl::union_map::empty(params_.ctx());
   int position = 0;
   for (const auto& r : routes_.reads) {
     if (r.chain.is_empty() || !r.chain_dim) continue;
     if (pe.ports[static_cast<size_t>(port)].tensor != r.tensor) continue;
     const statement_info& s = prog_.statement(r.access.statement);
-    isl::set x = at_tile_and_pe(r.chain).extract_set(isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy())));
+    local_frame f = frame_of(s, own, fmt::format("{}_r{}", s.name(), r.access.read));
+    f.domain = frame_points(f, r.chain.extract_set(s.domain.space()));
     bool vector = false;
     token_lanes(r.access, vector);
-    if (vector) x = x.intersect(isl::set(isl::manage(isl_pw_aff_zero_set(lane_of(s).release()))));
-    std::string tuple = fmt::format("{}_r{}", s.name(), r.access.read);
-    isl::map local = isl::manage(isl_map_from_union_map(maps_.local.intersect_domain(isl::union_set(x)).release()));
-    std::vector<isl::aff> pos{comm_isl::constant_on(s.domain.space(), position++)};
-    local = isl::manage(isl_map_flat_range_product(local.release(), comm_isl::map_of(s.domain.space(), pos, "pos").release()));
-    local = isl::manage(isl_map_set_tuple_name(local.release(), isl_dim_in, tuple.c_str()));
-    schedule = schedule.unite(isl::union_map(local));
+    if (vector) f.domain = f.domain.intersect(isl::manage(isl_pw_aff_zero_set(comm_isl::var_on_set(f.domain, -1).release())));
+    schedule = schedule.unite(frame_schedule(f, position++));
   }
   block_maker ops = [](const std::string& tuple, const node_context&) {
     op_block b;
