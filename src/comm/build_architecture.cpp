@@ -109,6 +109,8 @@ void arch_builder::build_layouts() {
     if (!in_dram) continue;
     host_layout l;
     l.tensor = t;
+    l.element = a.tensor->type;
+    l.scratch = a.tensor->role == tensor_role::local;
     std::vector<int64_t> extents;
     for (const auto& e : a.tensor->extents)
       extents.push_back(e.evaluate([&](const detail::symbol_node& s) { return pad_.values.at(s.param_identity()); }));

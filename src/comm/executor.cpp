@@ -298,13 +298,12 @@ public:
       dram_array d;
       d.layout = &l;
       d.name = l.tensor.name();
-      const auto& b = data.all().at(d.name);
-      d.bytes = type_size(b.tensor->type);
+      d.bytes = type_size(l.element);
       int64_t n = 1;
       for (int64_t e : l.extents) n *= e;
       d.data.assign(static_cast<size_t>(n), 0);
       d.final_writes.assign(static_cast<size_t>(n), 0);
-      copy(d, true);
+      if (!l.scratch) copy(d, true);
       arrays_.push_back(std::move(d));
     }
   }
@@ -317,6 +316,7 @@ public:
 
   void write_back() {
     for (auto& d : arrays_) {
+      if (d.layout->scratch) continue;
       tensor_role role = data_.all().at(d.name).tensor->role;
       if (role == tensor_role::output || role == tensor_role::inout) copy(d, false);
     }
@@ -362,6 +362,7 @@ execution_result execute(const architecture& a, buffers& data) {
   const design& d = *a.design;
   const program& p = *d.band->source;
   for (const auto& l : a.layouts) {
+    if (l.scratch) continue;
     const auto& b = data.all().at(l.tensor.name());
     for (size_t dim = 0; dim < l.order.size(); ++dim)
       if (b.extents[static_cast<size_t>(l.order[dim])] > l.extents[dim])

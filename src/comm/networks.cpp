@@ -104,12 +104,17 @@ void arch_builder::plan_networks() {
       int64_t pack = 0;
       if (auto given = point_.packs.find(id); given != point_.packs.end()) {
         pack = given->second;
+        if (!pad_.zero_padded && pack != 1)
+          throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): design {} is not padded "
+                                  "with zeros ({}), so its chunks are not whole words: it packs one element per word",
+                                  pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pad_.why_guarded));
         if (!is_power_of_two(pack) || last % pack != 0 || pack * bits > 512)
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
                                   "divides {} (the buffer's last dimension) and packs at most 512 bits",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last));
       } else {
-        for (int64_t p = 1; p * bits <= 512 && last % p == 0; p *= 2) pack = p;
+        pack = 1;  // guarded chunks need not be rectangles
+        for (int64_t p = 1; pad_.zero_padded && p * bits <= 512 && last % p == 0; p *= 2) pack = p;
       }
       if (chosen && pack != chosen)
         throw error(fmt::format("tensor \"{}\" ({} group): every I/O level packs the same number of elements", n.info.tensor.name(),

@@ -167,9 +167,17 @@ private:
     access_route route{{s.id, r}, a.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt};
     isl::union_set all = instances(s);
     auto it = classes_.find(route.tensor);
-    if (it == classes_.end()) {  // read-only: from an in-network, forwarded along a chain when possible
-      for (size_t dim = 0; dim < d_.space.size() && pad_.zero_padded && !route.chain_dim; ++dim)
-        if (!uses_loop(a, d_.space[dim])) route.chain_dim = static_cast<int>(dim);
+    if (it == classes_.end()) {
+      // Read-only data come from an in-network; all PEs along a space loop the access does not
+      // use read the same elements, so the first PE forwards them along that chain (when every PE
+      // runs the same instances: zero-padded designs). Not along a loop partial results flow
+      // along too: the next PE needs those at the start of an accumulation, the previous one makes
+      // them at its end, and the forwarded data would have to wait a whole accumulation in FIFOs.
+      for (size_t dim = 0; dim < d_.space.size() && pad_.zero_padded && !route.chain_dim; ++dim) {
+        bool flows = std::any_of(out_.flow_chains.begin(), out_.flow_chains.end(),
+                                 [&](const auto& c) { return c.second == static_cast<int>(dim); });
+        if (!uses_loop(a, d_.space[dim]) && !flows) route.chain_dim = static_cast<int>(dim);
+      }
       (route.chain_dim ? route.chain : route.network) = all;
       out_.reads.push_back(std::move(route));
       return;

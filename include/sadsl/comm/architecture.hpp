@@ -160,11 +160,14 @@ struct io_network {
   std::string name;                    // "A_IO", "C_drain_IO" (a second network of a tensor: "C_IO2")
 };
 
-/// A host-side change of a tensor's layout before it is copied to DRAM (or after, for outputs).
+/// A tensor's array in DRAM: the host's layout change before it is copied in (or after, for
+/// outputs), or a scratch array of a local tensor the device reloads between tiles.
 struct host_layout {
   tensor_id tensor;
+  elem_type element = elem_type::f32;
   std::vector<int> order;              // stored dimension d is the tensor's dimension order[d]
   std::vector<int64_t> extents;        // of the stored (padded) array
+  bool scratch = false;                // a local tensor: device memory only, never copied
 };
 
 struct architecture {
