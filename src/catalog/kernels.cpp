@@ -61,6 +61,17 @@ kernel fir() {
   return k;
 }
 
+kernel gemv() {
+  kernel k("gemv");
+  param I = k.param("I", 1024), J = k.param("J", 1024);
+  auto A = k.input<float>("A", {I, J});
+  auto x = k.input<float>("x", {J});
+  auto y = k.output<float>("y", {I});
+  loop i("i", I), j("j", J);
+  y(i) += A(i, j) * x(j);
+  return k;
+}
+
 kernel lu() {
   kernel k("lu");
   param N = k.param("N", 64);

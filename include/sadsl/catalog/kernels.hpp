@@ -16,6 +16,8 @@ kernel mttkrp();
 kernel ttmc();
 /// 1-D FIR filter y(i) += x(i+t) * h(t), float, N = 1024 outputs, T = 16 taps.
 kernel fir();
+/// Matrix-vector product y(i) += A(i,j) * x(j), float, I = J = 1024.
+kernel gemv();
 /// PolyBench's LU (in place, triangular loops, three statements), double, N = 64.
 kernel lu();
 /// The uniformized LU that AutoSA maps to a triangular systolic array (paper 002, section 8.2):
