@@ -17,6 +17,15 @@ namespace sadsl {
 
 std::string_view padding_mode_name(padding_mode m) { return m == padding_mode::zero_padded ? "zero-padded" : "guarded"; }
 
+std::string_view memory_kind_name(memory_kind m) {
+  switch (m) {
+    case memory_kind::registers: return "registers";
+    case memory_kind::bram: return "BRAM";
+    case memory_kind::uram: return "URAM";
+  }
+  return "?";
+}
+
 std::string_view module_role_name(module_role r) {
   switch (r) {
     case module_role::pe: return "PE";
@@ -76,7 +85,24 @@ architecture arch_builder::build() {
   for (const auto& n : networks_) out_.networks.push_back(n.info);
   build_tiles();
   build_layouts();
+  place_buffers();
   return std::move(out_);
+}
+
+// Banks: the widest access to a buffer moves that many elements per cycle, so its last dimension
+// is split cyclically into as many banks. Memory: registers when tiny, URAM on request when large.
+void arch_builder::place_buffers() {
+  for (auto& k : out_.modules)
+    for (size_t b = 0; b < k.buffers.size(); ++b) {
+      buffer& buf = k.buffers[b];
+      for (const auto& part : k.parts)
+        for (const auto& block : part.blocks)
+          for (const auto& op : block.ops)
+            if (op.buffer == static_cast<int>(b)) buf.banks = std::max(buf.banks, op.lanes);
+      int64_t per_bank = (buf.size() + buf.banks - 1) / buf.banks;
+      buf.memory = buf.size() <= 64 ? memory_kind::registers
+                   : point_.prefer_uram && per_bank >= 4096 ? memory_kind::uram : memory_kind::bram;
+    }
 }
 
 void arch_builder::build_tiles() {

@@ -122,18 +122,6 @@ int64_t arch_builder::token_lanes(const access_ref& a, bool& vector) const {
   return simd_;
 }
 
-isl::pw_aff arch_builder::lane_of(const statement_info& s) const {
-  if (auto it = lanes_.find(s.id); it != lanes_.end()) return it->second;
-  size_t pos = (d_.band->loops.size() - d_.space.size()) + maps_.inner_loops + d_.latency.size();
-  isl::map local = maps_.local.extract_map(isl::manage(isl_space_map_from_domain_and_range(
-      s.domain.space().release(),
-      isl_space_set_tuple_name(
-          isl_space_add_dims(isl_space_set_from_params(maps_.params.space().release()), isl_dim_set,
-                             static_cast<unsigned>(pos + 2)),
-          isl_dim_set, "local"))));
-  isl::pw_multi_aff f = isl::manage(isl_pw_multi_aff_from_map(local.release()));
-  return lanes_[s.id] = isl::manage(isl_pw_multi_aff_get_at(f.get(), static_cast<int>(pos)));
-}
 
 arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe,
                                                 const std::string& tuple) const {
@@ -224,48 +212,6 @@ isl::union_map arch_builder::frame_schedule(const local_frame& f, int64_t positi
   for (int i = 0; i < n; ++i) dims.push_back(comm_isl::var_on(sp, i));
   dims.push_back(comm_isl::constant_on(sp, position));
   return isl::union_map(comm_isl::map_of(sp, dims, "s").intersect_domain(f.domain));
-}
-
-isl::union_set arch_builder::at_tile_and_pe(const isl::union_set& instances) const {
-  std::vector<pe_coordinate> pe;
-  for (size_t i = 0; i < d_.space.size(); ++i) pe.push_back({static_cast<int>(i), -1});
-  isl::union_set out = isl::union_set::empty(params_.ctx());
-  for (const auto& s : prog_.statements()) {
-    isl::set x = instances.extract_set(s.domain.space());
-    if (!x.is_empty()) out = out.unite(isl::union_set(x.intersect(placed(s, pe))));
-  }
-  return out;
-}
-
-isl::set arch_builder::placed(const statement_info& s, const std::vector<pe_coordinate>& pe) const {
-  isl::space sp = isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy()));
-  isl::multi_aff place = isl::manage(isl_multi_aff_align_params(d_.band->placement.at(s.id).copy(), params_.copy()));
-  auto param = [&](const std::string& name) {
-    isl_id* id = isl_id_alloc(sp.ctx().get(), name.c_str(), nullptr);
-    return isl::manage(isl_aff_param_on_domain_space_id(sp.copy(), id));
-  };
-  auto constant = [&](int64_t v) { return comm_isl::constant_on(sp, v); };
-  auto scaled = [&](const isl::aff& a, int64_t k) { return a.scale(isl::val(sp.ctx(), k)); };
-  isl::set out = isl::manage(isl_set_align_params(s.domain.intersect_params(maps_.params).release(), params_.copy()));
-  auto within = [&](const isl::aff& b, const isl::aff& lo, int64_t width) {
-    out = out.intersect(isl::manage(isl_aff_ge_set(b.copy(), lo.copy())));
-    out = out.intersect(isl::manage(isl_aff_le_set(b.copy(), lo.add(constant(width - 1)).release())));
-  };
-  for (size_t j = 0; j < d_.tile_order.size(); ++j) {
-    const loop_id& l = d_.tile_order[j];
-    int64_t t1 = point_.factors.at({l, tile_level::array_partition});
-    isl::aff b = isl::manage(isl_multi_aff_get_at(place.get(), static_cast<int>(d_.band->position(l))));
-    isl::aff tile = scaled(param(fmt::format("t{}", j)), t1);
-    within(b, tile, t1);
-    auto space = std::find(d_.space.begin(), d_.space.end(), l);
-    if (space == d_.space.end()) continue;
-    size_t i = static_cast<size_t>(space - d_.space.begin());
-    if (i >= pe.size() || (pe[i].param < 0 && pe[i].value < 0)) continue;
-    int64_t w = t1 / grid_[i];
-    isl::aff at = pe[i].param >= 0 ? param(fmt::format("p{}", pe[i].param)) : constant(pe[i].value);
-    within(b, tile.add(scaled(at, w)), w);
-  }
-  return out;
 }
 
 const statement_info& arch_builder::statement(const std::string& tuple) const { return prog_.statement(tuple); }

@@ -57,22 +57,12 @@ public:
   /// Elements per token of a PE port operation of this access: the SIMD lanes for a stride-1
   /// access, else 1; `vector` when the SIMD lanes share the token.
   int64_t token_lanes(const access_ref& a, bool& vector) const;
-  /// The SIMD lane of each instance (0 without SIMD).
-  isl::pw_aff lane_of(const statement_info& s) const;
-  mutable std::map<statement_id, isl::pw_aff> lanes_;
-  /// Instances in tile t (params t0..) at PE p (params p0..).
-  isl::union_set at_tile_and_pe(const isl::union_set& instances) const;
   /// Where a placement puts the PE's coordinate along a space dim: a module parameter (p<n>),
   /// a constant, or anywhere.
   struct pe_coordinate {
     int param = -1;        // p<param>
     int64_t value = -1;    // else this constant, when >= 0
   };
-  /// The statement's instances in tile t (params t0..) at the PE given per space dim, as linear
-  /// constraints on the band placement (no floors): t1*t <= b < t1*t + t1, and for a space loop
-  /// t1*t + w*p <= b < t1*t + w*p + w (w: the PE's width along it).
-  isl::set placed(const statement_info& s, const std::vector<pe_coordinate>& pe) const;
-
   /// A statement's instances in one tile at one PE, in tile-local coordinates L = (time loops,
   /// inner loops, latency points, SIMD lane): the PE's own order. Each band loop's value is
   /// linear in them — b = t1*t + w*outer + s*latency + lane — so isl builds programs over L
@@ -117,6 +107,7 @@ public:
   // --- build_architecture.cpp ---
   void build_tiles();
   void build_layouts();
+  void place_buffers();
 
   // --- wiring.cpp ---
   void wire();

@@ -73,8 +73,9 @@ std::string dump_architecture(const architecture& a) {
       ports.push_back(fmt::format("{} {} {} x{}", p.name, p.input ? "in" : "out", type_name(p.element), p.lanes));
     if (!ports.empty()) out += fmt::format("    ports: {}\n", fmt::join(ports, ", "));
     for (const auto& b : k.buffers)
-      out += fmt::format("    buffer {}: {} {}{}\n", b.name, type_name(b.element), extents(b.extents),
-                         b.double_buffered ? " (double-buffered)" : "");
+      out += fmt::format("    buffer {}: {} {}, {}{}{}\n", b.name, type_name(b.element), extents(b.extents),
+                         memory_kind_name(b.memory), b.banks > 1 ? fmt::format(", {} banks", b.banks) : "",
+                         b.double_buffered ? ", double-buffered" : "");
     if (k.dram) out += fmt::format("    DRAM: {} {} in words of {}\n", k.dram->write ? "writes" : "reads", k.dram->tensor.name(), k.dram->lanes);
     std::vector<std::string> parts;
     for (const auto& p : k.parts) parts.push_back(p.name + (p.previous_tile ? " (previous tile)" : ""));

@@ -102,20 +102,6 @@ isl::space part_params(const isl::set& params, size_t tiles, size_t coords) {
   return isl::manage(sp);
 }
 
-isl::set fixed_to_params(const isl::space& params, const std::string& name, size_t n, const std::string& prefix) {
-  isl_space* sp = isl_space_set_from_params(params.copy());
-  sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(n));
-  sp = isl_space_set_tuple_name(sp, isl_dim_set, name.c_str());
-  isl_set* s = isl_set_universe(sp);
-  for (size_t i = 0; i < n; ++i) {
-    std::string p = fmt::format("{}{}", prefix, i);
-    int pos = isl_set_find_dim_by_name(s, isl_dim_param, p.c_str());
-    SADSL_INTERNAL_ASSERT(pos >= 0, "no parameter " + p);
-    s = isl_set_equate(s, isl_dim_param, pos, isl_dim_set, static_cast<int>(i));
-  }
-  return isl::manage(s);
-}
-
 int block_of(const isl::ast_node& user_node) {
   isl_id* id = isl_ast_node_get_annotation(user_node.get());
   if (!id) return -1;

@@ -44,8 +44,6 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
 
 /// A parameter space: the kernel's params (of `params`) plus t0..t{tiles-1} and p0..p{coords-1}.
 isl::space part_params(const isl::set& params, size_t tiles, size_t coords);
-/// { name[x...] : x_i = <prefix>i } in that space (n dims).
-isl::set fixed_to_params(const isl::space& params, const std::string& name, size_t n, const std::string& prefix);
 /// The annotation number of a user node (its block), or -1.
 int block_of(const isl::ast_node& user_node);
 

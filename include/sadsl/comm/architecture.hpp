@@ -45,7 +45,13 @@ std::string_view padding_mode_name(padding_mode m);
 struct architecture_point {
   design_point factors;
   std::map<pack_id, int64_t> packs;
+  /// Put large buffers (4096 or more elements per bank) in URAM rather than BRAM.
+  bool prefer_uram = false;
 };
+
+/// Where a buffer lives: registers (at most 64 elements), block RAM, or UltraRAM.
+enum class memory_kind { registers, bram, uram };
+std::string_view memory_kind_name(memory_kind m);
 
 enum class module_role { pe, io_in, io_out, dummy_source, dummy_sink };
 std::string_view module_role_name(module_role r);
@@ -61,11 +67,14 @@ struct port {
 
 /// A local buffer of a module: a box of tensor elements, indexed by element - origin.
 struct buffer {
-  std::string name;            // "local_C", "local_A_ping"
+  std::string name;            // "local_C", "local_A"
   tensor_id tensor;
   elem_type element;
   std::vector<int64_t> extents;
   bool double_buffered = false;
+  /// Banks along the last dimension (cyclic): the most elements one operation moves per cycle.
+  int64_t banks = 1;
+  memory_kind memory = memory_kind::bram;
   int64_t size() const;        // elements (one copy)
 };
 
