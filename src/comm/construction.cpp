@@ -9,6 +9,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -125,6 +126,10 @@ int64_t arch_builder::token_lanes(const access_ref& a, bool& vector) const {
 
 arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe,
                                                 const std::string& tuple) const {
+  std::vector<std::pair<int, int64_t>> spec;
+  for (const auto& c : pe) spec.emplace_back(c.param, c.value);
+  auto key = std::make_tuple(s.id, spec, tuple);
+  if (auto it = frames_.find(key); it != frames_.end()) return it->second;
   const size_t n_time = d_.band->loops.size() - d_.space.size(), n_inner = maps_.inner_loops;
   const size_t n = n_time + n_inner + d_.latency.size() + 1;
   isl_space* lsp = isl_space_set_from_params(params_.copy());
@@ -192,7 +197,7 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   local_frame out;
   out.domain = rel.domain().coalesce();
   out.instance = isl::manage(isl_pw_multi_aff_from_map(rel.release()));
-  return out;
+  return frames_[key] = out;
 }
 
 isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) const {

@@ -72,6 +72,7 @@ public:
     isl::pw_multi_aff instance;
   };
   local_frame frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe, const std::string& tuple) const;
+  mutable std::map<std::tuple<statement_id, std::vector<std::pair<int, int64_t>>, std::string>, local_frame> frames_;
   /// The frame's points whose instance lies in x (a set of the statement's instances).
   isl::set frame_points(const local_frame& f, const isl::set& x) const;
   /// f(instance) for a function of the statement's instances, as a function of the frame.
@@ -92,6 +93,7 @@ public:
   /// The elements one leaf's PE moves through network n in tile t: a set of the tensor's stored
   /// elements with params t0.. and p0.. (the leaf's grid coordinates).
   isl::set chunk(const network_plan& n) const;
+  mutable std::map<const network_plan*, isl::set> chunks_;  // computed once per network
 
   // --- pe_module.cpp ---
   void build_pe();

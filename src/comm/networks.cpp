@@ -134,6 +134,7 @@ std::vector<arch_builder::pe_coordinate> arch_builder::leaf_pe(const network_pla
 }
 
 isl::set arch_builder::chunk(const network_plan& n) const {
+  if (auto it = chunks_.find(&n); it != chunks_.end()) return it->second;
   std::optional<isl::set> out;
   for (const auto& a : n.accesses) {
     const statement_info& s = prog_.statement(a.access.statement);
@@ -144,7 +145,7 @@ isl::set arch_builder::chunk(const network_plan& n) const {
     isl::set elements = points.apply(isl::manage(isl_map_from_pw_multi_aff(index)));
     out = out ? out->unite(elements) : elements;
   }
-  return out->coalesce();
+  return chunks_[&n] = out->coalesce();
 }
 
 }  // namespace sadsl::comm_detail
