@@ -2,8 +2,11 @@
 // The model IR as C++: emission of straight-line source (one function computing every metric of
 // one point, plus a batch loop), compilation at run time (system compiler + dlopen, cached by
 // content hash) and models compiled ahead of time by the CMake helper sadsl_add_model().
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +73,10 @@ struct jit_options {
   /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
   std::string compiler;
   std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
+  /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
+  /// or the deadline passes: a time budget includes the compilation.
+  const std::atomic<bool>* stop = nullptr;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// The cache directory `options` selects (created if missing).
