@@ -149,9 +149,11 @@ TEST_CASE("descriptor with bad parameters", "[odyssey][errors]") {
 TEST_CASE("descriptor files that cannot be read", "[odyssey][errors]") {
   testing::temporary_cache dir("bad-files");
   CHECK_THROWS_WITH(import_odyssey_descriptor(dir.dir / "missing.json"),
-                    "cannot read descriptor " + (dir.dir / "missing.json").string());
+                    "cannot read descriptor " + (dir.dir / "missing.json").string() + ": No such file or directory");
+  CHECK_THROWS_WITH(import_odyssey_descriptor(dir.dir), "cannot read descriptor " + dir.dir.string() + ": Is a directory");
   std::ofstream(dir.dir / "broken.json") << "{\"params\": [";
   CHECK_THROWS_WITH(import_odyssey_descriptor(dir.dir / "broken.json"),
-                    "broken.json: invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 13: "
-                    "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+                    (dir.dir / "broken.json").string() +
+                        ": invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 13: "
+                        "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
 }

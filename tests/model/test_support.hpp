@@ -97,9 +97,9 @@ inline std::vector<double> random_points(const design_model& model, std::size_t 
       const parameter& param = model.params[i];
       const parameter* parent = parent_of(model, i);
       double bound = parent ? p[&*parent - model.params.data()] : 512;
-      if (param.role == parameter_role::simd) bound = std::min(bound, 16.0);
+      if (param.role() == parameter_role::simd) bound = std::min(bound, 16.0);
       p[i] = param.inferred ? 0 : uniform(bound);
-      if (snap && parent && param.role != parameter_role::tile)
+      if (snap && parent && param.role() != parameter_role::tile)
         while (std::fmod(bound, p[i]) != 0 || (param.power_of_two && (static_cast<long>(p[i]) & (static_cast<long>(p[i]) - 1))))
           p[i] -= 1;
     }
