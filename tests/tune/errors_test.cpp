@@ -3,6 +3,8 @@
 
 #include <fstream>
 
+#include "sadsl/tune/tune.hpp"
+
 #include "support.hpp"
 
 namespace sadsl::tune::testing {
@@ -34,6 +36,28 @@ TEST_CASE("an infeasible space names the resource that cannot fit", "[tune][erro
   CHECK_THROWS_WITH(make_search("exact")->run(space, {}),
                     "design \"kernel3_2\" cannot fit on tiny: DSP needs 5 even at the smallest tiling "
                     "(i_t1=1 i_t2=1 j_t1=1 j_t2=1 k_t1=1 k_t2=1) but only 2.8 are usable (4 x 0.7)");
+  CHECK_THROWS_AS(make_search("random")->run(space, evaluation_budget(10)), does_not_fit);
+}
+
+TEST_CASE("tune_designs skips designs that do not fit, by the error's type", "[tune][errors]") {
+  device tiny;
+  tiny.name = "tiny";
+  tiny.dsp = 4;
+  tiny.bram18k = 100;
+  std::vector<design_space> spaces;
+  spaces.emplace_back(gemm_evaluator("kernel3_2"), std::map<std::string, std::int64_t>{{"i", 64}, {"j", 64}, {"k", 64}}, tiny);
+  spaces.push_back(mm_space("kernel3_2", 64));
+  multi_result r = tune_designs(spaces, "random", evaluation_budget(200));
+  CHECK(!r.per_design[0].found);
+  CHECK(r.best_index == 1);
+  // Only does_not_fit is skipped: any other error ends the run.
+  search_options custom = evaluation_budget(200);
+  custom.goal.kind = objective_kind::custom;
+  custom.goal.function = [](const model::metrics& m, std::span<const double>) { return m.lut; };
+  CHECK_THROWS_WITH(tune_designs(spaces, "exact", custom),
+                    "the exact search needs an objective it can bound (latency, throughput, offchip or dsp), not a custom function");
+  std::vector<design_space> none_fits{spaces[0]};
+  CHECK_THROWS_AS(tune_designs(none_fits, "random", evaluation_budget(10)), does_not_fit);
 }
 
 TEST_CASE("searches refuse what they cannot do", "[tune][errors]") {
@@ -59,6 +83,10 @@ TEST_CASE("device JSON", "[tune][device]") {
   CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(R"({"dsp": 1})"), "d.json"), "d.json: missing \"bram18k\"");
   CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(R"({"dsp": 1, "bram18k": 1, "usable_fraction": 2})"), "d.json"),
                     "d.json: \"usable_fraction\" must be in (0, 1]");
+  for (const char* ports : {"1e300", "0", "2.5", "-1"})
+    CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(std::string(R"({"dsp": 1, "bram18k": 1, "dram_ports": )") + ports + "}"), "d.json"),
+                      std::string(ports) == "-1" ? "d.json: \"dram_ports\" must be a non-negative number"
+                                                 : "d.json: \"dram_ports\" must be a whole number from 1 to 1024");
   device u250 = builtin_device("U250");
   CHECK(u250.dsp == 12288);
   CHECK(u250.limits().bram18k == Approx(3763.2));
@@ -74,13 +102,17 @@ TEST_CASE("Odyssey constraint files are devices", "[tune][device]") {
   CHECK(vu9p.bram18k == 4318 * 0.7);
   CHECK(vu9p.uram == 960 * 0.7);
   model::testing::temporary_cache dir("bad-constraints");
-  CHECK_THROWS_WITH(load_device(dir.dir / "none.json"), "cannot read device file " + (dir.dir / "none.json").string());
+  CHECK_THROWS_WITH(load_device(dir.dir / "none.json"),
+                    "cannot read device file " + (dir.dir / "none.json").string() + ": No such file or directory");
+  CHECK_THROWS_WITH(load_device(dir.dir), "cannot read device file " + dir.dir.string() + ": Is a directory");
   std::ofstream(dir.dir / "bad.json") << "{\"DSP\": 5}";
-  CHECK_THROWS_WITH(load_device(dir.dir / "bad.json"), "bad.json: \"DSP\" must be {\"total\": N, \"ratio\": R}");
+  CHECK_THROWS_WITH(load_device(dir.dir / "bad.json"),
+                    (dir.dir / "bad.json").string() + ": \"DSP\" must be {\"total\": N, \"ratio\": R}");
   std::ofstream(dir.dir / "broken.json") << "[";
   CHECK_THROWS_WITH(load_device(dir.dir / "broken.json"),
-                    "broken.json: invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
-                    "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+                    (dir.dir / "broken.json").string() +
+                        ": invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
+                        "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
 }
 
 }  // namespace sadsl::tune::testing
