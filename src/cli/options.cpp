@@ -86,7 +86,6 @@ std::vector<double> point_from(const std::string& command, const std::string& si
       if (is_size != (std::string(option) == "size"))
         throw error("sadsl " + command + ": --" + option + ": \"" + name + "\" (" + model::describe(p.origin) +
                     ") goes in --" + (is_size ? "size" : "point"));
-      if (given[index]) throw usage_error("sadsl " + command + ": \"" + name + "\" is given twice");
       point[index] = static_cast<double>(value);
       given[index] = true;
     }

@@ -30,6 +30,16 @@ struct tune_options {
   bool integer = false;
 };
 
+// A name the library does not know (method, objective) is a mistake in the command line.
+template <class Make>
+auto as_usage_error(const std::string& option, Make make) {
+  try {
+    return make();
+  } catch (const error& e) {
+    throw usage_error("sadsl tune: --" + option + ": " + e.what());
+  }
+}
+
 std::vector<std::string> descriptor_files(const tune_options& o) {
   if (!o.descriptor.empty() && !o.descriptors.empty())
     throw usage_error("sadsl tune: give --descriptor FILE or --descriptors FOLDER, not both");
@@ -49,7 +59,7 @@ std::vector<std::string> descriptor_files(const tune_options& o) {
 
 tune::search_options search_options_from(const tune_options& o) {
   tune::search_options options;
-  if (!o.objective.empty()) options.goal = tune::objective_named(o.objective);
+  if (!o.objective.empty()) options.goal = as_usage_error("objective", [&] { return tune::objective_named(o.objective); });
   options.seconds = parse_number("tune", "seconds", o.seconds, false);
   options.max_evaluations = parse_whole("tune", "evaluations", o.evaluations, UINT64_MAX);
   options.seed = parse_whole("tune", "seed", o.seed, UINT64_MAX);
@@ -106,7 +116,7 @@ nlohmann::ordered_json nothing_tuned() {
 int run_tune(const tune_options& o, std::ostream& out) {
   auto start = clock_type::now();
   tune::device target = parse_device("tune", o.device);
-  tune::make_search(o.method);  // rejects an unknown method before any work
+  as_usage_error("method", [&] { return tune::make_search(o.method); });  // an unknown method, before any work
   tune::search_options options = search_options_from(o);
   std::optional<tune::workload> work;
   if (!o.operations.empty()) work = tune::workload{parse_number("tune", "operations", o.operations, true), !o.integer};

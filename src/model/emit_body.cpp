@@ -82,7 +82,9 @@ private:
       return &leaf_;
     }
     if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return &found->second;
-    for (const auto& [other, name] : by_hash_[e.hash()])
+    auto same_hash = by_hash_.find(e.hash());
+    if (same_hash == by_hash_.end()) return nullptr;
+    for (const auto& [other, name] : same_hash->second)
       if (other.same_as(e)) return &(by_identity_[e.identity()] = name);
     return nullptr;
   }

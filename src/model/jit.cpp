@@ -173,8 +173,7 @@ void compile(const std::string& compiler, const jit_options& options, const std:
 
 compiled_model jit_compile(const design_model& model, const jit_options& options) {
   std::string compiler = find_cxx_compiler(options);
-  std::string source = emit_cpp(model);
-  std::string hash = model_hash(model);
+  auto [source, hash] = emit_model(model);
   std::string configuration = compiler;
   for (const std::string& flag : options.flags) configuration += " " + flag;
   std::filesystem::path dir = jit_cache_dir(options);

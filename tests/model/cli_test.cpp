@@ -79,6 +79,7 @@ TEST_CASE("sadsl emit writes the model's C++", "[cli]") {
   std::filesystem::remove(file);
   // A device is written in place (never read first, never replaced): /dev/null takes it, /dev/full refuses.
   CHECK(run_sadsl("emit --descriptor " + kernel3_2_file() + " --output /dev/null").status == 0);
+  CHECK(run_sadsl("emit --descriptor " + kernel3_2_file() + " --output /dev/zero").status == 0);
   check_error("emit --descriptor " + kernel3_2_file() + " --output /dev/full", 1,
               "sadsl emit: --output: cannot write /dev/full: No space left on device");
 }

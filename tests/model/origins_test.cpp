@@ -14,10 +14,6 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-json descriptor_json(const std::string& kernel, const std::string& design) {
-  std::ifstream in(testing::descriptor(kernel, design));
-  return json::parse(in);
-}
 
 std::map<std::string, std::string> described(const design_model& m) {
   std::map<std::string, std::string> text;
@@ -25,14 +21,6 @@ std::map<std::string, std::string> described(const design_model& m) {
   return text;
 }
 
-std::string import_error(const json& descriptor, const odyssey_binding* binding = nullptr) {
-  try {
-    import_odyssey_descriptor(descriptor, "kernel3_2.json", "kernel3_2", binding);
-  } catch (const sadsl::error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
@@ -127,35 +115,35 @@ TEST_CASE("a binding maps Odyssey's names to the kernel's objects", "[odyssey][o
   CHECK(std::get<sadsl::pack_id>(m.params[m.parameter_index("p9")].origin).tensor == binding.tensors["A"]);
   CHECK(describe(m.params[m.parameter_index("k")].origin) == "problem size K");
 
-  json d = descriptor_json("gemm", "kernel3_2");
+  json d = testing::descriptor_json();
   odyssey_binding partial = binding;
   partial.loops.erase("j");
-  CHECK(import_error(d, &partial) == "kernel3_2.json: /params/1/name: the binding has no loop \"j\"");
+  CHECK(testing::import_error(d, &partial) == "kernel3_2.json: /params/1/name: the binding has no loop \"j\"");
   partial = binding;
   partial.sizes.erase("i");
-  CHECK(import_error(d, &partial) == "kernel3_2.json: /params/0/name: the binding has no problem size \"i\"");
+  CHECK(testing::import_error(d, &partial) == "kernel3_2.json: /params/0/name: the binding has no problem size \"i\"");
   partial = binding;
   partial.tensors.erase("B");
-  CHECK(import_error(d, &partial) ==
+  CHECK(testing::import_error(d, &partial) ==
         "kernel3_2.json: module \"B_IO_L2_in\": /memory/B_IO_L2_in/array: the binding has no tensor \"B\"");
 }
 
 TEST_CASE("descriptors whose structure gives no origin", "[odyssey][origins][errors]") {
-  json d = descriptor_json("gemm", "kernel3_2");
+  json d = testing::descriptor_json();
   d["params"][0].erase("split_by");
-  CHECK(import_error(d) == "kernel3_2.json: /params/3: tiling factor \"i_t1\" is on no loop's split_by chain");
-  d = descriptor_json("gemm", "kernel3_2");
+  CHECK(testing::import_error(d) == "kernel3_2.json: /params/3: tiling factor \"i_t1\" is on no loop's split_by chain");
+  d = testing::descriptor_json();
   d["params"][3]["split_by"] = "p9";
-  CHECK(import_error(d) == "kernel3_2.json: /params/3/split_by: \"p9\" is not a tiling factor");
-  d = descriptor_json("gemm", "kernel3_2");
+  CHECK(testing::import_error(d) == "kernel3_2.json: /params/3/split_by: \"p9\" is not a tiling factor");
+  d = testing::descriptor_json();
   d["params"][1]["split_by"] = "i_t1";
-  CHECK(import_error(d) == "kernel3_2.json: /params/1/split_by: \"i_t1\" is on the chains of loops \"i\" and \"j\"");
-  d = descriptor_json("gemm", "kernel3_2");
+  CHECK(testing::import_error(d) == "kernel3_2.json: /params/1/split_by: \"i_t1\" is on the chains of loops \"i\" and \"j\"");
+  d = testing::descriptor_json();
   d["params"][4]["name"] = "i_t1";
-  CHECK(import_error(d) == "kernel3_2.json: /params/4/name: parameter \"i_t1\" is declared twice (also at /params/3)");
-  d = descriptor_json("gemm", "kernel3_2");
+  CHECK(testing::import_error(d) == "kernel3_2.json: /params/4/name: parameter \"i_t1\" is declared twice (also at /params/3)");
+  d = testing::descriptor_json();
   d["memory"]["B_IO_L2_in"]["data_pack_factor_inter"] = "p9";
-  CHECK(import_error(d) == "kernel3_2.json: module \"B_IO_L2_in\": /memory/B_IO_L2_in/data_pack_factor_inter: packing "
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"B_IO_L2_in\": /memory/B_IO_L2_in/data_pack_factor_inter: packing "
                            "factor \"p9\" is also used by module \"A_IO_L2_in\" of another I/O group or level");
 }
 
@@ -209,17 +197,40 @@ TEST_CASE("sadsl's Theorem 3.1 classes find Odyssey's MM descriptors", "[odyssey
 }
 
 TEST_CASE("descriptors whose design cannot be read", "[odyssey][design][errors]") {
-  json d = descriptor_json("gemm", "kernel3_2");
+  json d = testing::descriptor_json();
   d["compute"]["PE"]["dims"][0] = "(i_t1/j_t2)";
   CHECK_THROWS_WITH(read_odyssey_design(d, "k.json"),
                     "k.json: module \"PE\": /compute/PE/dims/0: \"(i_t1/j_t2)\" names 2 tiled loops (i, j), expected one");
-  d = descriptor_json("gemm", "kernel3_2");
+  d = testing::descriptor_json();
   d["latency"]["PE"]["child"]["child"]["child"]["type"] = "block";
   CHECK_THROWS_WITH(read_odyssey_design(d, "k.json"),
                     "k.json: module \"PE\": /latency/PE/child/child/child: a \"block\" node above the \"array\" mark "
                     "(expected only loops and marks)");
-  d = descriptor_json("gemm", "kernel3_2");
+  d = testing::descriptor_json();
   d["latency"]["PE"]["bounds"][1] = "8";
   CHECK_THROWS_WITH(read_odyssey_design(d, "k.json"),
                     "k.json: module \"PE\": /latency/PE/bounds/1: \"8\" names 0 tiled loops, expected one");
+}
+
+TEST_CASE("more descriptors whose structure or design cannot be read", "[odyssey][design][errors]") {
+  json d = testing::descriptor_json();
+  d["params"][0]["split_by"] = "x_t1";
+  CHECK(testing::import_error(d) == "kernel3_2.json: /params/0/split_by: unknown parameter \"x_t1\"");
+  d = testing::descriptor_json();
+  d["memory"]["A_buffer_in"] = d["memory"]["A_IO_L2_in"];
+  d["attr"]["A_buffer_in"] = d["attr"]["A_IO_L2_in"];
+  d["memory"].erase("A_IO_L2_in");
+  CHECK(testing::import_error(d) ==
+        "kernel3_2.json: module \"A_buffer_in\": /memory/A_buffer_in: the module uses a packing factor but its name gives "
+        "no I/O level (_IO_L<n>)");
+  d = testing::descriptor_json();
+  d["compute"]["PE"]["dims"] = json::array();
+  CHECK_THROWS_WITH(read_odyssey_design(d, "k.json"), "k.json: module \"PE\": /compute/PE/dims: expected a non-empty list");
+  // Two descriptors of one design in a folder: the mapping would be a guess.
+  testing::temporary_cache folder("same-design");
+  std::filesystem::copy_file(testing::descriptor("gemm", "kernel3_2"), folder.dir / "a.json");
+  std::filesystem::copy_file(testing::descriptor("gemm", "kernel3_2"), folder.dir / "b.json");
+  CHECK_THROWS_WITH(find_odyssey_descriptor(folder.dir, {"i", "j"}, {"i", "j"}, {"k"}),
+                    "descriptors " + (folder.dir / "a.json").string() + " and " + (folder.dir / "b.json").string() +
+                        " have the same design");
 }

@@ -1,6 +1,7 @@
 // No input crashes sadsl: huge nesting, long expressions, huge or missing numbers and files that
 // are not files each give a clear error or a correct answer (docs/reliability.md lists them).
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <vector>
 
@@ -17,10 +18,6 @@ using sadsl::testing::run_sadsl;
 
 namespace {
 
-json kernel3_2() {
-  std::ifstream in(testing::descriptor("gemm", "kernel3_2"));
-  return json::parse(in);
-}
 
 const std::string optimum = "--size i=1024,j=1024,k=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8";
 
@@ -50,14 +47,6 @@ std::string with_placeholder(json descriptor, const std::vector<std::string>& pa
   return dumped.replace(dumped.find("\"@placeholder@\""), 15, text);
 }
 
-std::string import_error(const json& descriptor) {
-  try {
-    import_odyssey_descriptor(descriptor, "kernel3_2.json", "kernel3_2");
-  } catch (const sadsl::error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
@@ -69,13 +58,13 @@ TEST_CASE("JSON nested 30,000 levels deep is refused", "[robustness]") {
   // A loop tree 30,000 levels deep (written as text: printing such a tree would recurse too).
   std::string tree = repeated(R"({"type": "for", "bounds": ["0", "2"], "iterator": "c", "child": )", 30000) +
                      R"j({"type": "user", "child": {"user_expr": "S_0()"}})j" + repeated("}", 30000);
-  scratch_descriptor loops(with_placeholder(kernel3_2(), {"latency", "PE"}, tree));
+  scratch_descriptor loops(with_placeholder(testing::descriptor_json(), {"latency", "PE"}, tree));
   CHECK(run_sadsl("eval --descriptor " + loops.file.string() + " " + optimum).err ==
         loops.file.string() + ": invalid JSON: nested deeper than 256 levels\n");
 }
 
 TEST_CASE("numbers out of range in a descriptor or device file", "[robustness]") {
-  scratch_descriptor huge(with_placeholder(kernel3_2(), {"memory", "A_IO_L2_in", "ele_size"}, "1e400"));
+  scratch_descriptor huge(with_placeholder(testing::descriptor_json(), {"memory", "A_IO_L2_in", "ele_size"}, "1e400"));
   auto r = run_sadsl("eval --descriptor " + huge.file.string() + " " + optimum);
   CHECK(r.status == 1);
   CHECK(r.err == huge.file.string() + ": invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'\n");
@@ -88,37 +77,37 @@ TEST_CASE("numbers out of range in a descriptor or device file", "[robustness]")
 }
 
 TEST_CASE("values that would make resources wrong are refused", "[robustness]") {
-  json d = kernel3_2();
+  json d = testing::descriptor_json();
   d["memory"]["A_IO_L2_in"]["ele_size"] = 0;
-  CHECK(import_error(d) == "kernel3_2.json: module \"A_IO_L2_in\": /memory/A_IO_L2_in/ele_size: expected an integer from 1 to 64, not 0");
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"A_IO_L2_in\": /memory/A_IO_L2_in/ele_size: expected an integer from 1 to 64, not 0");
   d["memory"]["A_IO_L2_in"]["ele_size"] = 9223372036854775808ULL;
-  CHECK(import_error(d) == "kernel3_2.json: module \"A_IO_L2_in\": /memory/A_IO_L2_in/ele_size: expected an integer from 1 "
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"A_IO_L2_in\": /memory/A_IO_L2_in/ele_size: expected an integer from 1 "
                            "to 64, not 9223372036854775808");
-  d = kernel3_2();
+  d = testing::descriptor_json();
   d["compute"]["PE"]["num"] = -1;
-  CHECK(import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: expected a count of at least 1, not -1");
-  d = kernel3_2();
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: expected a count of at least 1, not -1");
+  d = testing::descriptor_json();
   d["memory"]["PE"]["buf_size"] = "0";
-  CHECK(import_error(d) == "kernel3_2.json: module \"PE\": /memory/PE/buf_size: expected a count of at least 1, not 0");
-  d = kernel3_2();
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"PE\": /memory/PE/buf_size: expected a count of at least 1, not 0");
+  d = testing::descriptor_json();
   d["attr"]["PE"]["in"] = 4294967296LL;
-  CHECK(import_error(d) == "kernel3_2.json: module \"PE\": /attr/PE/in: expected an integer from -1 to 1, not 4294967296");
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"PE\": /attr/PE/in: expected an integer from -1 to 1, not 4294967296");
 }
 
 TEST_CASE("30,000 nested parentheses in a bound are refused", "[robustness]") {
-  json d = kernel3_2();
+  json d = testing::descriptor_json();
   d["compute"]["PE"]["num"] = repeated("(", 30000) + "i_t1" + repeated(")", 30000);
-  CHECK(import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: bad expression \"" + repeated("(", 100) +
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: bad expression \"" + repeated("(", 100) +
                                "...\": parentheses nested deeper than 200 at column 201");
   d["compute"]["PE"]["num"] = repeated("ceil(", 30000) + "i_t1" + repeated(")", 30000);
-  CHECK(import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: bad expression \"" +
+  CHECK(testing::import_error(d) == "kernel3_2.json: module \"PE\": /compute/PE/num: bad expression \"" +
                                repeated("ceil(", 20) + "...\": parentheses nested deeper than 200 at column 1005");
 }
 
 TEST_CASE("a 300,000-term sum and 300,000 unary minuses are evaluated, printed and emitted", "[robustness]") {
   const std::string pes = "((i_t1/i_t2)*(j_t1/j_t2))";
   for (const std::string& num : {pes + repeated("+0*i_t1", 300000), repeated("-", 300000) + pes}) {
-    json d = kernel3_2();
+    json d = testing::descriptor_json();
     d["compute"]["PE"]["num"] = num;
     design_model m = import_odyssey_descriptor(d, "long.json", "long");
     std::vector<double> point{1024, 1024, 1024, 129, 205, 64, 3, 41, 8, 0, 0, 0, 0};
@@ -138,7 +127,7 @@ TEST_CASE("a 300,000-term sum and 300,000 unary minuses are evaluated, printed a
 }
 
 TEST_CASE("600,000 sibling loops are imported and evaluated", "[robustness]") {
-  json d = kernel3_2();
+  json d = testing::descriptor_json();
   json& body = d["latency"]["A_IO_L3_in"];
   json loops = json::array();
   for (int i = 0; i < 600000; ++i)
@@ -167,4 +156,27 @@ TEST_CASE("a directory or a device given as a file", "[robustness]") {
   auto zero = run_sadsl("eval --descriptor /dev/zero " + optimum);
   CHECK(zero.status == 1);
   CHECK(zero.err == "cannot read descriptor /dev/zero: larger than 256 MiB\n");
+}
+
+TEST_CASE("sadsl tune on a model with a 300,000-term sum", "[robustness]") {
+  json d = testing::descriptor_json();
+  d["compute"]["PE"]["num"] = "((i_t1/i_t2)*(j_t1/j_t2))" + repeated("+0*i_t1", 300000);
+  scratch_descriptor long_sum(d.dump());
+  std::string args = "tune --descriptor " + long_sum.file.string() + " --size i=64,j=64,k=64 ";
+  auto exact = run_sadsl(args + "--method exact");
+  CHECK(exact.status == 1);
+  CHECK(exact.err.find("search \"exact\" cannot handle design \"" + long_sum.file.stem().string() +
+                       "\": its expressions nest 300007 deep, more than 1000 (use random, annealing, genetic or padding)\n") !=
+        std::string::npos);
+  // Compiling 300,000 additions takes minutes: the compiler is stopped at the deadline and the
+  // interpreter searches instead. (Emitting the source, before the compiler starts, is not
+  // interruptible and takes a few seconds here: the bound is loose.)
+  auto start = std::chrono::steady_clock::now();
+  auto random = run_sadsl(args + "--method random --seconds 3 --json", "SADSL_CACHE_DIR=" + long_sum.file.string() + ".cache");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 60);
+  std::filesystem::remove_all(long_sum.file.string() + ".cache");
+  CHECK(random.status == 0);
+  CHECK(random.err.find("evaluating with the interpreter: compiling model \"" + long_sum.file.stem().string() +
+                        "\" stopped: the time budget ran out\n") != std::string::npos);
+  CHECK(nlohmann::json::parse(random.out)["feasible"] == true);
 }

@@ -115,8 +115,8 @@ TEST_CASE("sadsl tune error messages", "[tune][cli]") {
     CHECK(r.err == message + "\n");
     CHECK(r.out.empty());
   };
-  check(sadsl_tune(kernel3_2() + sizes + "--method greedy"), 1,
-        "unknown search method \"greedy\" (known: exact, random, annealing, genetic, mp, genetic-mp, padding)");
+  check(sadsl_tune(kernel3_2() + sizes + "--method greedy"), 2,
+        "sadsl tune: --method: unknown search method \"greedy\" (known: exact, random, annealing, genetic, mp, genetic-mp, padding)");
   check(sadsl_tune(kernel3_2() + sizes + "--device u55c"), 1,
         "sadsl tune: --device: unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file");
   check(sadsl_tune(kernel3_2() + "--size i=64,j=x"), 2, "sadsl tune: --size: \"j=x\" is not name=integer");
@@ -130,12 +130,20 @@ TEST_CASE("sadsl tune error messages", "[tune][cli]") {
         "sadsl tune: --evaluations: \"1.5\" is not a whole number from 0 to 18446744073709551615");
   check(sadsl_tune(kernel3_2() + sizes + "--threads 100000"), 2, "sadsl tune: --threads: \"100000\" is not a whole number from 0 to 1024");
   check(sadsl_tune(kernel3_2() + sizes + "--operations 0"), 2, "sadsl tune: --operations: \"0\" is not a positive number");
-  check(sadsl_tune(kernel3_2() + sizes + "--objective power"), 1,
-        "unknown objective \"power\" (known: latency, throughput, offchip, dsp)");
+  check(sadsl_tune(kernel3_2() + sizes + "--objective power"), 2,
+        "sadsl tune: --objective: unknown objective \"power\" (known: latency, throughput, offchip, dsp)");
   check(sadsl_tune(sizes), 2, "sadsl tune: missing --descriptor FILE (or --descriptors FOLDER)");
   check(sadsl_tune(kernel3_2() + sizes + "--seed 1 --seed 2"), 2, "sadsl tune: option --seed is given twice");
   check(sadsl_tune("--descriptors /nonexistent " + sizes), 1,
         "sadsl tune: --descriptors: cannot read folder /nonexistent: No such file or directory");
+  check(sadsl_tune(kernel3_2() + "--descriptors /tmp " + sizes), 2,
+        "sadsl tune: give --descriptor FILE or --descriptors FOLDER, not both");
+  auto empty = scratch_file("no-descriptors");
+  std::filesystem::create_directories(empty);
+  check(sadsl_tune("--descriptors " + empty.string() + " " + sizes), 1,
+        "sadsl tune: --descriptors: no .json descriptors in \"" + empty.string() + "\"");
+  std::filesystem::remove_all(empty);
+  check(sadsl_tune(kernel3_2() + "--size ''"), 2, "sadsl tune: --size: expected name=integer,...");
   auto tiny = scratch_file("tiny.json");
   std::ofstream(tiny) << R"({"name": "tiny", "dsp": 100, "bram18k": 2})";
   auto o = sadsl_tune(kernel3_2() + sizes + "--device " + tiny.string());
@@ -143,6 +151,16 @@ TEST_CASE("sadsl tune error messages", "[tune][cli]") {
   check(o, 1,
         "design \"kernel3_2\" cannot fit on tiny: BRAM18K needs 6 even at the smallest tiling "
         "(i_t1=1 i_t2=1 j_t1=1 j_t2=1 k_t1=1 k_t2=1) but only 1.4 are usable (2 x 0.7)");
+}
+
+TEST_CASE("sadsl tune says when nothing feasible was found", "[tune][cli]") {
+  // At 1^3 the latency-hiding constraint (i_t2 * j_t2 >= 8 * k_t2) cannot hold.
+  auto r = sadsl_tune(kernel3_2() + "--size i=1,j=1,k=1 --method exact --json");
+  CHECK(r.status == 1);
+  CHECK(r.err == "sadsl tune: no feasible design point found\n");
+  auto config = nlohmann::json::parse(r.out);
+  CHECK(config["feasible"] == false);
+  CHECK(config["latency"] == nullptr);
 }
 
 TEST_CASE("sadsl tune's budgets hold from the start of the command", "[tune][cli]") {

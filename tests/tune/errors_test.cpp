@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <limits>
 
 #include "sadsl/tune/tune.hpp"
 
@@ -113,6 +114,106 @@ TEST_CASE("Odyssey constraint files are devices", "[tune][device]") {
                     (dir.dir / "broken.json").string() +
                         ": invalid JSON: [json.exception.parse_error.101] parse error at line 1, column 2: "
                         "syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+}
+
+}  // namespace sadsl::tune::testing
+
+namespace sadsl::tune::testing {
+
+namespace {
+// kernel3_2 with a PE count that is a sum of 2,001 terms (the same value): 2,000 nested additions.
+std::shared_ptr<const model::evaluator> deep_kernel3_2() {
+  nlohmann::ordered_json d = model::testing::descriptor_json();
+  std::string num = "((i_t1/i_t2)*(j_t1/j_t2))";
+  for (int i = 0; i < 2000; ++i) num += "+0*i_t1";
+  d["compute"]["PE"]["num"] = num;
+  model::evaluator_options interpret;
+  interpret.use_ahead_of_time = interpret.use_just_in_time = false;
+  return std::make_shared<const model::evaluator>(model::import_odyssey_descriptor(d, "deep.json", "deep"), interpret);
+}
+}  // namespace
+
+TEST_CASE("the symbolic searches refuse models nested too deep for them; the others search them", "[tune][errors]") {
+  design_space space(deep_kernel3_2(), {{"i", 64}, {"j", 64}, {"k", 64}}, builtin_device("u250"));
+  CHECK(space.expression_depth() == 2007);
+  for (std::string method : {"exact", "mp"})
+    CHECK_THROWS_WITH(make_search(method)->run(space, evaluation_budget(1000)),
+                      "search \"" + method + "\" cannot handle design \"deep\": its expressions nest 2007 deep, more than "
+                      "1000 (use random, annealing, genetic or padding)");
+  for (std::string method : {"random", "genetic-mp"}) CHECK(make_search(method)->run(space, evaluation_budget(3000)).found);
+}
+
+TEST_CASE("tuned configurations and spaces check what they are given", "[tune][errors]") {
+  design_space space = mm_space("kernel3_2", 64);
+  search_result r = make_search("random")->run(space, evaluation_budget(500));
+  for (double operations : {0.0, -1.0, std::numeric_limits<double>::infinity()})
+    CHECK_THROWS_WITH(tuned_configuration(space, r, objective{}, workload{operations}),
+                      "tuned configuration: the workload's operation count must be positive and finite");
+  auto config = tuned_configuration(space, r, objective{}, workload{2.0 * 64 * 64 * 64, false});
+  CHECK(config["throughput_unit"] == "GOP/s");
+  CHECK(config["throughput"].get<double>() == Approx(2.0 * 64 * 64 * 64 / (r.metrics.latency / 300e6) / 1e9));
+  CHECK_THROWS_WITH(space.with_evaluator(gemm_evaluator("kernel3_0")),
+                    "design \"kernel3_2\": another evaluator must evaluate the same model");
+  CHECK(space.with_evaluator(gemm_evaluator("kernel3_2")).evaluate(r.best, objective{}).cost == r.cost);
+}
+
+}  // namespace sadsl::tune::testing
+
+namespace sadsl::tune::testing {
+
+namespace {
+// A model with one problem size N and the given factors (name, origin), chained N -> first -> ...
+std::shared_ptr<const model::evaluator> factors_model(const std::vector<std::pair<std::string, model::parameter_origin>>& factors) {
+  model::design_model m;
+  m.name = "hand";
+  model::parameter n;
+  n.name = "N";
+  n.origin = model::problem_size_origin{param_id::fresh("N")};
+  m.params.push_back(n);
+  for (const auto& [name, origin] : factors) {
+    m.params.back().split_by = m.params.size();
+    model::parameter p;
+    p.name = name;
+    p.origin = origin;
+    m.params.push_back(p);
+  }
+  m.dsp = m.bram18k = m.uram = m.lut = m.offchip_bytes = 1;
+  model::evaluator_options interpret;
+  interpret.use_ahead_of_time = interpret.use_just_in_time = false;
+  return std::make_shared<const model::evaluator>(m, interpret);
+}
+
+std::string space_error(const std::shared_ptr<const model::evaluator>& ev, std::int64_t n = 8) {
+  try {
+    design_space(ev, {{"N", n}}, builtin_device("u250"));
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("design spaces built from origins check them", "[tune][errors]") {
+  loop_id n = loop_id::fresh("n"), m = loop_id::fresh("m");
+  factor_id t1{n, tile_level::array_partition}, t2{n, tile_level::latency_hiding};
+  CHECK(space_error(factors_model({{"T", t1}, {"P", t2}})) == "(no error)");
+  CHECK(space_error(factors_model({{"T", t1}, {"P", t2}}), max_problem_size + 1) ==
+        "design \"hand\": size of loop \"N\" must be at most 2^53 (9007199254740992)");
+  CHECK(space_error(factors_model({{"T", model::unused_pack_origin{}}})) ==
+        "design \"hand\": \"N\" is split by \"T\", which is not a tiling factor");
+  CHECK(space_error(factors_model({{"T", t1}, {"U", t1}})) ==
+        "design \"hand\": loop \"n\" has two tiling factors at level array_partition");
+  CHECK(space_error(factors_model({{"P", t2}, {"T", t1}})) ==
+        "design \"hand\": the split_by chain of \"N\" does not follow the levels of loop \"n\" (\"N\" should be split by \"T\")");
+  CHECK(space_error(factors_model({{"T", t1}, {"P", factor_id{m, tile_level::latency_hiding}}})) ==
+        "design \"hand\": parameter \"P\" (tiling factor of loop m (latency_hiding)) is neither a loop size, a tiling factor "
+        "of a tiled loop nor inferred");
+  // Listing the tilings stops on the stop flag (checked every 1024 tilings).
+  std::atomic<bool> stop{true};
+  space_options stopped;
+  stopped.stop = &stop;
+  CHECK_THROWS_WITH(design_space(gemm_evaluator("kernel3_2"), {{"i", 1024}, {"j", 1024}, {"k", 1024}}, builtin_device("u250"), stopped),
+                    "design \"kernel3_2\": stopped while listing the tilings of loop \"i\" (interrupted or out of time)");
 }
 
 }  // namespace sadsl::tune::testing

@@ -46,6 +46,13 @@ std::string emit_cpp(const design_model& model, const emit_options& options = {}
 /// A 16-hex-digit hash of the model's generated evaluation code; identifies compiled code.
 std::string model_hash(const design_model& model);
 
+/// emit_cpp and model_hash at once (emission is the costly part, for long models seconds).
+struct emitted_model {
+  std::string source;
+  std::string hash;
+};
+emitted_model emit_model(const design_model& model, const emit_options& options = {});
+
 /// A model compiled to machine code, ahead of time or at run time. Keeps the shared library
 /// loaded while any copy lives.
 class compiled_model {
