@@ -26,16 +26,16 @@ std::vector<double> sample_points(const design_model& model, std::size_t count) 
     double* p = &points[n * model.params.size()];
     for (std::size_t i = 0; i < model.params.size(); ++i) {
       const parameter& param = model.params[i];
-      if (param.role == parameter_role::problem_size) p[i] = 1024;
-      if (param.role == parameter_role::tile) p[i] = pick(1, 1024);
+      if (param.role() == parameter_role::problem_size) p[i] = 1024;
+      if (param.role() == parameter_role::tile) p[i] = pick(1, 1024);
     }
     for (std::size_t i = 0; i < model.params.size(); ++i) {
       const parameter& param = model.params[i];
-      if (param.role != parameter_role::latency_tile && param.role != parameter_role::simd) continue;
+      if (param.role() != parameter_role::latency_tile && param.role() != parameter_role::simd) continue;
       double parent = 1;
       for (std::size_t j = 0; j < model.params.size(); ++j)
         if (model.params[j].split_by == i) parent = p[j];
-      double value = pick(1, static_cast<int>(param.role == parameter_role::simd ? std::min(parent, 8.0) : parent));
+      double value = pick(1, static_cast<int>(param.role() == parameter_role::simd ? std::min(parent, 8.0) : parent));
       while (static_cast<long>(parent) % static_cast<long>(value) != 0) value -= 1;  // a divisor
       p[i] = value;
     }

@@ -1,37 +1,41 @@
 #pragma once
 // Subcommands of the `sadsl` program. Each lives in its own file and registers itself with a
-// static `command_registration`, so adding a command is adding a file.
+// static `command_registration`, so adding a command is adding a file. Options are declared
+// with CLI11 (per-command --help, required options, flags); values are checked by the helpers
+// in options.hpp, which give every message its exact text.
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
-#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "sadsl/error.hpp"
 
 namespace sadsl::cli {
 
-/// Options of one subcommand invocation: "--name value" pairs and bare "--flag"s.
-class arguments {
-public:
-  /// Parses argv after the subcommand name. `flags` are the options that take no value.
-  arguments(const std::string& command, const std::vector<std::string>& argv, const std::vector<std::string>& flags);
-  /// The value of --name; throws sadsl::error("sadsl <command>: missing --name <what>").
-  const std::string& required(const std::string& name, const std::string& what) const;
-  const std::string* optional(const std::string& name) const;
-  bool flag(const std::string& name) const;
-  /// Throws sadsl::error for an option the command does not know.
-  void allow_only(const std::vector<std::string>& known) const;
-  const std::string& command() const { return command_; }
-
-private:
-  std::string command_;
-  std::map<std::string, std::string> values_;
+/// Exit statuses of `sadsl` (printed by `sadsl --help`, docs/reliability.md).
+enum exit_status : int {
+  exit_success = 0,       ///< the command did what was asked
+  exit_user_error = 1,    ///< bad input (file, model, device, size), nothing feasible, output not written
+  exit_usage = 2,         ///< the command line itself is wrong (unknown command or option, bad value)
+  exit_internal = 70,     ///< a bug in sadsl (internal error)
+  exit_signal_base = 128  ///< + the signal's number: stopped by SIGINT (130), SIGHUP (129) or SIGTERM (143), result written
 };
 
-using command_function = int (*)(const arguments& args, std::ostream& out);
+/// A mistake in the command line (exit status 2), as opposed to one in the inputs it names.
+class usage_error : public error {
+public:
+  using error::error;
+};
+
+/// What a command does once its options are parsed: writes its result to `out`, returns its exit status.
+using command_runner = std::function<int(std::ostream& out)>;
 
 struct command_info {
   std::string summary;
-  std::vector<std::string> flags;  ///< options without a value
-  command_function run;
+  /// Declares the command's options on `app` (bound to state the runner keeps) and returns the runner.
+  std::function<command_runner(CLI::App& app)> define;
 };
 
 /// Registers a subcommand at static-initialization time.
@@ -41,5 +45,12 @@ struct command_registration {
 
 /// All registered subcommands by name.
 const std::map<std::string, command_info>& commands();
+
+/// Adds `--name VALUE` (at most once; a value that is itself an option such as "--json" is
+/// refused, so `--descriptor --json` cannot take the flag for a file name).
+CLI::Option* add_value(CLI::App& app, const std::string& name, std::string& value, const std::string& type,
+                       const std::string& help);
+/// Adds the flag `--name` (at most once).
+CLI::Option* add_flag(CLI::App& app, const std::string& name, bool& value, const std::string& help);
 
 }  // namespace sadsl::cli

@@ -1,41 +1,41 @@
 // sadsl emit: the C++ source of a descriptor's model (used by the CMake helper sadsl_add_model).
-#include <fstream>
+#include <memory>
 
 #include "command.hpp"
-#include "sadsl/error.hpp"
+#include "output.hpp"
 #include "sadsl/model/compile.hpp"
+#include "sadsl/model/files.hpp"
 #include "sadsl/model/odyssey.hpp"
 
 namespace sadsl::cli {
 namespace {
 
-int run_emit(const arguments& args, std::ostream& out) {
-  args.allow_only({"descriptor", "name", "output", "register"});
-  const std::string* name = args.optional("name");
-  model::design_model m = model::import_odyssey_descriptor(args.required("descriptor", "FILE"), name ? *name : "");
+struct emit_options {
+  std::string descriptor, name, output;
+  bool register_model = false;
+};
+
+int run_emit(const emit_options& o, std::ostream& out) {
+  model::design_model m = model::import_odyssey_descriptor(o.descriptor, o.name);
   model::emit_options options;
-  options.register_ahead_of_time = args.flag("register");
+  options.register_ahead_of_time = o.register_model;
   std::string source = model::emit_cpp(m, options);
-  const std::string* output = args.optional("output");
-  if (!output) {
-    out << source;
-    return 0;
-  }
   // Rewrite only on change, so the build does not recompile unchanged models.
-  std::ifstream existing(*output, std::ios::binary);
-  std::string old((std::istreambuf_iterator<char>(existing)), std::istreambuf_iterator<char>());
-  if (existing && old == source) return 0;
-  std::ofstream file(*output, std::ios::binary);
-  file << source;
-  if (!file) throw error("sadsl emit: cannot write " + *output);
-  return 0;
+  if (!o.output.empty() && model::file_has_content(o.output, source)) return exit_success;
+  write_result("emit", o.output, source, out);
+  return exit_success;
 }
 
-const command_registration emit_registration{
-    "emit",
-    {"write a descriptor's model as C++: --descriptor FILE [--name NAME] [--output FILE.cpp] [--register]",
-     {"register"},
-     run_emit}};
+command_runner define_emit(CLI::App& app) {
+  auto o = std::make_shared<emit_options>();
+  add_value(app, "descriptor", o->descriptor, "FILE", "the design's descriptor (AutoSA/Odyssey JSON)")->required();
+  add_value(app, "name", o->name, "NAME", "the model's name (default: the descriptor's file name)");
+  add_value(app, "output", o->output, "FILE", "write the source to FILE (replaced atomically, only when it changes)");
+  add_flag(app, "register", o->register_model, "add a static initializer that registers the model ahead of time");
+  return [o](std::ostream& out) { return run_emit(*o, out); };
+}
+
+const command_registration emit_registration{"emit", {"write a descriptor's model as C++", define_emit}};
 
 }  // namespace
 }  // namespace sadsl::cli

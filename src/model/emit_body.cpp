@@ -25,18 +25,40 @@ class linearizer {
 public:
   explicit linearizer(const dialect& form) : form_(form) {}
 
-  std::string operand(const expr& e) {
-    if (e.kind() == op::constant) return form_.constant(e.constant_value());
-    if (e.kind() == op::parameter) return numbered('p', e.parameter_index());
-    if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return found->second;
-    for (const auto& [other, name] : by_hash_[e.hash()])
-      if (other.same_as(e)) return by_identity_[e.identity()] = name;
-    std::string a = operand(e.lhs());
-    std::string b = is_binary(e.kind()) ? operand(e.rhs()) : "";
-    std::string name = numbered('t', next_++);
-    line("const " + form_.value_type() + " " + name + " = " + form_.operation(e.kind(), a, b) + ";");
-    by_hash_[e.hash()].emplace_back(e, name);
-    return by_identity_[e.identity()] = name;
+  /// The name of `root`'s value, emitting a line for every subexpression not computed yet, left
+  /// operand first (an explicit stack: expressions may be chains of any length).
+  std::string operand(const expr& root) {
+    struct frame {
+      const expr* e;
+      int stage = 0;  // operands emitted so far
+    };
+    std::vector<frame> work{{&root}};
+    std::vector<std::string> names;
+    while (!work.empty()) {
+      frame& f = work.back();
+      const expr& e = *f.e;
+      if (f.stage == 0) {
+        if (const std::string* known = known_name(e)) {
+          names.push_back(*known);
+          work.pop_back();
+          continue;
+        }
+      }
+      if (f.stage < (is_binary(e.kind()) ? 2 : 1)) {
+        const expr& next = f.stage == 0 ? e.lhs() : e.rhs();
+        ++f.stage;
+        work.push_back({&next});  // invalidates f
+        continue;
+      }
+      std::string b = is_binary(e.kind()) ? pop(names) : "";
+      std::string a = pop(names);
+      std::string name = numbered('t', next_++);
+      line("const " + form_.value_type() + " " + name + " = " + form_.operation(e.kind(), a, b) + ";");
+      by_hash_[e.hash()].emplace_back(e, name);
+      names.push_back(by_identity_[e.identity()] = name);
+      work.pop_back();
+    }
+    return names.back();
   }
 
   void line(const std::string& text) { code_ += "  " + text + "\n"; }
@@ -47,6 +69,27 @@ public:
   const std::string& code() const { return code_; }
 
 private:
+  static std::string pop(std::vector<std::string>& names) {
+    std::string last = std::move(names.back());
+    names.pop_back();
+    return last;
+  }
+
+  // A constant's or parameter's text, or the name of an equal subexpression computed before.
+  const std::string* known_name(const expr& e) {
+    if (e.kind() == op::constant || e.kind() == op::parameter) {
+      leaf_ = e.kind() == op::constant ? form_.constant(e.constant_value()) : numbered('p', e.parameter_index());
+      return &leaf_;
+    }
+    if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return &found->second;
+    auto same_hash = by_hash_.find(e.hash());
+    if (same_hash == by_hash_.end()) return nullptr;
+    for (const auto& [other, name] : same_hash->second)
+      if (other.same_as(e)) return &(by_identity_[e.identity()] = name);
+    return nullptr;
+  }
+
+  std::string leaf_;
   const dialect& form_;
   std::unordered_map<const void*, std::string> by_identity_;
   std::unordered_map<std::size_t, std::vector<std::pair<expr, std::string>>> by_hash_;
@@ -55,10 +98,8 @@ private:
 };
 
 long highest_parameter(const expr& e) {
-  if (e.kind() == op::constant) return -1;
-  if (e.kind() == op::parameter) return static_cast<long>(e.parameter_index());
-  long a = highest_parameter(e.lhs());
-  return is_binary(e.kind()) ? std::max(a, highest_parameter(e.rhs())) : a;
+  std::vector<std::size_t> used = parameters_of(e);
+  return used.empty() ? -1 : static_cast<long>(used.back());
 }
 
 // Inferred parameter = upper bound when 1 <= lower <= upper and lower | upper (see inference).

@@ -1,6 +1,8 @@
 #include "sadsl/model/expr.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <limits>
 #include <cmath>
 #include <functional>
 
@@ -15,8 +17,26 @@ struct expr::node {
   std::string name;
   std::vector<expr> operands;  // one for ceil/floor, two for binary operations
   bool integral = true;
+  std::uint32_t depth = 1;     // saturates; leaves are 1
   std::size_t hash = 0;
+  ~node();
 };
+
+// A long chain (a + a + ... + a, 300,000 terms) would be destroyed recursively, one stack frame
+// per node: children this node owns alone are unlinked and destroyed from a list instead.
+expr::node::~node() {
+  std::vector<std::shared_ptr<const node>> pending;
+  auto unlink = [&pending](std::vector<expr>& children) {
+    for (expr& child : children)
+      if (child.node_ && child.node_.use_count() == 1) pending.push_back(std::move(child.node_));
+  };
+  unlink(operands);
+  while (!pending.empty()) {
+    std::shared_ptr<const node> last = std::move(pending.back());
+    pending.pop_back();
+    unlink(const_cast<node&>(*last).operands);  // sole owner: nobody else can see it change
+  }
+}
 
 namespace {
 
@@ -103,20 +123,46 @@ const expr& expr::rhs() const {
 }
 bool expr::is_constant(double value) const { return is_constant() && node_->constant == value; }
 bool expr::is_integral() const { return node_->integral; }
+std::uint32_t expr::depth() const { return node_->depth; }
 std::size_t expr::hash() const { return node_->hash; }
 
 bool expr::same_as(const expr& other) const {
-  if (node_ == other.node_) return true;
-  const node& x = *node_;
-  const node& y = *other.node_;
-  if (x.hash != y.hash || x.kind != y.kind) return false;
-  switch (x.kind) {
-    case op::constant: return std::bit_cast<std::uint64_t>(x.constant) == std::bit_cast<std::uint64_t>(y.constant);
-    case op::parameter: return x.parameter == y.parameter;
-    default: break;
+  std::vector<std::pair<const expr*, const expr*>> pending{{this, &other}};
+  while (!pending.empty()) {
+    auto [a, b] = pending.back();
+    pending.pop_back();
+    if (a->node_ == b->node_) continue;
+    const node& x = *a->node_;
+    const node& y = *b->node_;
+    if (x.hash != y.hash || x.kind != y.kind) return false;
+    if (x.kind == op::constant) {
+      if (std::bit_cast<std::uint64_t>(x.constant) != std::bit_cast<std::uint64_t>(y.constant)) return false;
+      continue;
+    }
+    if (x.kind == op::parameter) {
+      if (x.parameter != y.parameter) return false;
+      continue;
+    }
+    pending.emplace_back(&a->lhs(), &b->lhs());
+    if (is_binary(x.kind)) pending.emplace_back(&a->rhs(), &b->rhs());
   }
-  if (!lhs().same_as(other.lhs())) return false;
-  return !is_binary(x.kind) || rhs().same_as(other.rhs());
+  return true;
+}
+
+std::vector<std::size_t> parameters_of(const expr& e) {
+  std::vector<std::size_t> found;
+  std::vector<const expr*> pending{&e};
+  while (!pending.empty()) {
+    const expr* next = pending.back();
+    pending.pop_back();
+    if (next->kind() == op::parameter) found.push_back(next->parameter_index());
+    if (next->kind() == op::constant || next->kind() == op::parameter) continue;
+    pending.push_back(&next->lhs());
+    if (is_binary(next->kind())) pending.push_back(&next->rhs());
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
 }
 
 // Builds a node without simplification.
@@ -125,6 +171,8 @@ expr make_node(op kind, expr a, expr b) {
   n->kind = kind;
   n->integral = integral_result(kind, a.is_integral(), b.is_integral());
   n->hash = combine(combine(static_cast<std::size_t>(kind) + 16, a.hash()), is_binary(kind) ? b.hash() : 0);
+  std::uint32_t deepest = std::max(a.depth(), is_binary(kind) ? b.depth() : 0u);
+  n->depth = deepest == std::numeric_limits<std::uint32_t>::max() ? deepest : deepest + 1;
   n->operands.push_back(std::move(a));
   if (is_binary(kind)) n->operands.push_back(std::move(b));
   return expr(std::shared_ptr<const expr::node>(std::move(n)));
@@ -182,14 +230,53 @@ expr max(const expr& a, const expr& b) { return simplify_binary(op::max, a, b); 
 expr ceil(const expr& a) { return simplify_unary(op::ceil, a); }
 expr floor(const expr& a) { return simplify_unary(op::floor, a); }
 
-double evaluate(const expr& e, std::span<const double> params) {
+namespace {
+
+// Expressions up to this depth are evaluated recursively (fast); deeper ones with an explicit stack.
+constexpr std::uint32_t recursion_limit = 256;
+
+double evaluate_shallow(const expr& e, std::span<const double> params) {
   switch (e.kind()) {
     case op::constant: return e.constant_value();
     case op::parameter: return params[e.parameter_index()];
     case op::ceil:
-    case op::floor: return apply(e.kind(), evaluate(e.lhs(), params), 0);
-    default: return apply(e.kind(), evaluate(e.lhs(), params), evaluate(e.rhs(), params));
+    case op::floor: return apply(e.kind(), evaluate_shallow(e.lhs(), params), 0);
+    default: return apply(e.kind(), evaluate_shallow(e.lhs(), params), evaluate_shallow(e.rhs(), params));
   }
+}
+
+double evaluate_deep(const expr& root, std::span<const double> params) {
+  struct frame {
+    const expr* e;
+    bool operands_done;
+  };
+  std::vector<frame> work{{&root, false}};
+  std::vector<double> values;
+  while (!work.empty()) {
+    frame f = work.back();
+    work.pop_back();
+    op kind = f.e->kind();
+    if (f.e->depth() <= recursion_limit) {
+      values.push_back(evaluate_shallow(*f.e, params));
+    } else if (!f.operands_done) {
+      work.push_back({f.e, true});
+      if (is_binary(kind)) work.push_back({&f.e->rhs(), false});
+      work.push_back({&f.e->lhs(), false});  // evaluated first, so its value is pushed first
+    } else if (is_binary(kind)) {
+      double b = values.back();
+      values.pop_back();
+      values.back() = apply(kind, values.back(), b);
+    } else {
+      values.back() = apply(kind, values.back(), 0);
+    }
+  }
+  return values.back();
+}
+
+}  // namespace
+
+double evaluate(const expr& e, std::span<const double> params) {
+  return e.depth() <= recursion_limit ? evaluate_shallow(e, params) : evaluate_deep(e, params);
 }
 
 namespace {
@@ -209,30 +296,58 @@ std::string constant_text(double v) {
   return buffer;
 }
 
+const char* function_name(op kind) {
+  switch (kind) {
+    case op::ceil: return "ceil";
+    case op::floor: return "floor";
+    case op::floor_div: return "floor_div";
+    case op::ceil_div: return "ceil_div";
+    case op::min: return "min";
+    case op::max: return "max";
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
-std::string to_string(const expr& e) {
-  const char* function = nullptr;
-  switch (e.kind()) {
-    case op::constant: return constant_text(e.constant_value());
-    case op::parameter: return e.parameter_name();
-    case op::ceil: return "ceil(" + to_string(e.lhs()) + ")";
-    case op::floor: return "floor(" + to_string(e.lhs()) + ")";
-    case op::floor_div: function = "floor_div"; break;
-    case op::ceil_div: function = "ceil_div"; break;
-    case op::min: function = "min"; break;
-    case op::max: function = "max"; break;
-    default: break;
-  }
-  if (function) return std::string(function) + "(" + to_string(e.lhs()) + ", " + to_string(e.rhs()) + ")";
+// In-order printing with an explicit stack (expressions may be chains of any length); each node
+// is visited once per operand plus once to close, so the text is built in linear time.
+std::string to_string(const expr& root) {
   static constexpr const char* symbols[] = {"", "", " + ", " - ", " * ", " / "};
-  int mine = precedence(e.kind());
-  std::string left = to_string(e.lhs());
-  std::string right = to_string(e.rhs());
-  if (precedence(e.lhs().kind()) < mine) left = "(" + left + ")";
-  // Left-associative: a right operand of equal precedence needs parentheses.
-  if (precedence(e.rhs().kind()) <= mine) right = "(" + right + ")";
-  return left + symbols[static_cast<int>(e.kind())] + right;
+  struct frame {
+    const expr* e;
+    bool parenthesized;
+    int stage = 0;  // operands printed so far
+  };
+  std::string out;
+  std::vector<frame> work{{&root, false}};
+  while (!work.empty()) {
+    frame& f = work.back();
+    const expr& e = *f.e;
+    op kind = e.kind();
+    if (kind == op::constant || kind == op::parameter) {
+      out += kind == op::constant ? constant_text(e.constant_value()) : e.parameter_name();
+      work.pop_back();
+      continue;
+    }
+    const char* function = function_name(kind);
+    int operands = is_binary(kind) ? 2 : 1;
+    if (f.stage == operands) {
+      if (function || f.parenthesized) out += ')';
+      work.pop_back();
+      continue;
+    }
+    int mine = precedence(kind);
+    bool first = f.stage == 0;
+    if (first) out += function ? std::string(function) + "(" : f.parenthesized ? "(" : "";
+    else out += function ? ", " : symbols[static_cast<int>(kind)];
+    const expr& next = first ? e.lhs() : e.rhs();
+    // Left-associative: a right operand of equal precedence needs parentheses.
+    bool wrap = !function && (first ? precedence(next.kind()) < mine : precedence(next.kind()) <= mine);
+    ++f.stage;
+    work.push_back({&next, wrap});  // invalidates f
+  }
+  return out;
 }
 
 }  // namespace sadsl::model

@@ -22,7 +22,9 @@ public:
 
 private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw error("bad expression \"" + std::string(text_) + "\": " + what + " at column " + std::to_string(pos_ + 1));
+    // A long expression is quoted by its start only: the column says where the problem is.
+    std::string quoted = text_.size() <= 120 ? std::string(text_) : std::string(text_.substr(0, 100)) + "...";
+    throw error("bad expression \"" + quoted + "\": " + what + " at column " + std::to_string(pos_ + 1));
   }
 
   void skip_space() {
@@ -59,10 +61,16 @@ private:
     }
   }
 
+  // A run of signs is read in a loop (text may hold thousands); -(-x) is x exactly in IEEE
+  // arithmetic, so only the parity of the minus signs matters.
   expr parse_unary() {
-    if (accept("-")) return expr(0.0) - parse_unary();
-    if (accept("+")) return parse_unary();
-    return parse_primary();
+    bool negative = false;
+    for (;;) {
+      if (accept("-")) negative = !negative;
+      else if (!accept("+")) break;
+    }
+    expr e = parse_primary();
+    return negative ? expr(0.0) - e : e;
   }
 
   expr parse_primary() {
@@ -70,6 +78,7 @@ private:
     if (pos_ >= text_.size()) fail("unexpected end");
     char c = text_[pos_];
     if (c == '(') {
+      nesting guard(*this);
       ++pos_;
       expr e = parse_sum();
       expect(')');
@@ -103,6 +112,7 @@ private:
   }
 
   expr parse_call(std::string_view function, std::size_t start) {
+    nesting guard(*this);
     ++pos_;  // '('
     std::vector<expr> args{parse_sum()};
     while (accept(",")) args.push_back(parse_sum());
@@ -121,9 +131,20 @@ private:
     fail("unknown function '" + std::string(function) + "'");
   }
 
+  // Parentheses and calls recurse: their nesting is capped so that no text overflows the stack.
+  static constexpr int max_nesting = 200;
+  struct nesting {
+    explicit nesting(parser& p) : owner(p) {
+      if (++owner.depth_ > max_nesting) owner.fail("parentheses nested deeper than " + std::to_string(max_nesting));
+    }
+    ~nesting() { --owner.depth_; }
+    parser& owner;
+  };
+
   std::string_view text_;
   const name_lookup& lookup_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "hash.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/model/compile.hpp"
+#include "sadsl/model/files.hpp"
 
 extern char** environ;
 
@@ -37,22 +39,42 @@ std::string search_path(const std::string& program) {
   return "";
 }
 
-// Runs the compiler without a shell (no quoting issues); its output goes to `log`.
-int run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+constexpr int compiler_stopped = -2;
+
+// Runs the compiler without a shell (no quoting issues); its output goes to `log`. It runs in a
+// process group of its own, so that stopping it (stop flag, deadline) kills the driver and the
+// compiler processes it started, and nothing else.
+int run_compiler(const std::vector<std::string>& argv, const std::filesystem::path& log, const jit_options& options) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (spawned != 0) return -1;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
+  for (;;) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return -1;
+    bool stop = (options.stop && options.stop->load()) ||
+                (options.deadline && std::chrono::steady_clock::now() >= *options.deadline);
+    if (stop) {
+      ::kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return compiler_stopped;
+    }
+    ::usleep(2000);
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -122,19 +144,6 @@ void publish(const std::filesystem::path& staged, const std::filesystem::path& f
   throw error("cannot write " + file.string() + ": " + failed.message());
 }
 
-void write_atomically(const std::filesystem::path& file, const std::string& text) {
-  std::filesystem::path staged = temporary_name(file);
-  std::ofstream out(staged, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) {
-    std::error_code ignored;
-    std::filesystem::remove(staged, ignored);
-    throw error("cannot write " + file.string());
-  }
-  publish(staged, file);
-}
-
 // Runs the compiler on `source_file`; the library appears at `library` only when it succeeded.
 void compile(const std::string& compiler, const jit_options& options, const std::filesystem::path& source_file,
              const std::filesystem::path& library, const std::string& model_name) {
@@ -143,10 +152,15 @@ void compile(const std::string& compiler, const jit_options& options, const std:
   std::vector<std::string> argv{compiler};
   argv.insert(argv.end(), options.flags.begin(), options.flags.end());
   argv.insert(argv.end(), {"-o", staged.string(), source_file.string()});
-  int status = run_compiler(argv, log);
+  int status = run_compiler(argv, log, options);
   std::string output = read_text(log, 2000);
   std::error_code ignored;
   std::filesystem::remove(log, ignored);
+  if (status == compiler_stopped) {
+    std::filesystem::remove(staged, ignored);
+    bool interrupted = options.stop && options.stop->load();
+    throw error("compiling model \"" + model_name + "\" stopped: " + (interrupted ? "interrupted" : "the time budget ran out"));
+  }
   if (status != 0) {
     std::filesystem::remove(staged, ignored);
     throw error("compiling model \"" + model_name + "\" with " + compiler + " failed (exit " + std::to_string(status) +
@@ -159,8 +173,7 @@ void compile(const std::string& compiler, const jit_options& options, const std:
 
 compiled_model jit_compile(const design_model& model, const jit_options& options) {
   std::string compiler = find_cxx_compiler(options);
-  std::string source = emit_cpp(model);
-  std::string hash = model_hash(model);
+  auto [source, hash] = emit_model(model);
   std::string configuration = compiler;
   for (const std::string& flag : options.flags) configuration += " " + flag;
   std::filesystem::path dir = jit_cache_dir(options);
@@ -169,7 +182,7 @@ compiled_model jit_compile(const design_model& model, const jit_options& options
   std::error_code missing;
   if (!std::filesystem::exists(library, missing)) {
     std::filesystem::path source_file = dir / (key + ".cpp");
-    write_atomically(source_file, source);
+    write_output_file(source_file, source);
     compile(compiler, options, source_file, library, model.name);
   }
   return load(library, hash, model.name);

@@ -146,7 +146,7 @@ private:
     if (phase_ == phase::offchip) return make_leaf(size);
     expr last_dim = in_.expression(node, "last_dim", module_, path);
     expr pack = in_.expression(node, "data_pack_factor", module_, path);
-    expr words_per_beat = expr(512.0) / 8 / expr(in_.int_member(node, "ele_size", module_, path));
+    expr words_per_beat = expr(512.0) / 8 / expr(in_.int_member(node, "ele_size", module_, path, 1, 64));
     const json& attr = attr_of(module_);
     std::string attr_path = "/attr/" + module_;
     if (in_.int_member(attr, "to_dram", module_, attr_path) != 1) return make_leaf(size / pack);

@@ -13,15 +13,6 @@ namespace sadsl::tune {
 
 namespace {
 
-void referenced_params(const model::expr& e, std::vector<std::size_t>& out) {
-  if (e.kind() == model::op::parameter) {
-    out.push_back(e.parameter_index());
-  } else if (e.kind() != model::op::constant) {
-    referenced_params(e.lhs(), out);
-    if (model::is_binary(e.kind())) referenced_params(e.rhs(), out);
-  }
-}
-
 std::string format_number(double value) {
   std::ostringstream text;
   text << value;
@@ -30,19 +21,32 @@ std::string format_number(double value) {
 
 }  // namespace
 
-design_space::design_space(std::shared_ptr<const model::evaluator> evaluator,
-                           const std::map<std::string, std::int64_t>& sizes, device target, space_options options)
+design_space::design_space(std::shared_ptr<const model::evaluator> evaluator, const std::map<param_id, std::int64_t>& sizes,
+                           device target, space_options options)
     : evaluator_(std::move(evaluator)), device_(std::move(target)), limits_(device_.limits()), options_(options) {
   build_loops(sizes);
   build_rules();
   build_chains();
 }
 
-// Loops are the problem sizes that are tiled (have a split_by chain); the other sizes are constants.
-void design_space::build_loops(const std::map<std::string, std::int64_t>& sizes) {
-  const model::design_model& m = model();
-  base_params_.assign(m.params.size(), 0.0);
-  std::vector<bool> placed(m.params.size(), false);
+design_space::design_space(std::shared_ptr<const model::evaluator> evaluator,
+                           const std::map<std::string, std::int64_t>& sizes, device target, space_options options)
+    : design_space(evaluator, sizes_by_name(evaluator->model(), sizes), std::move(target), options) {}
+
+design_space design_space::with_evaluator(std::shared_ptr<const model::evaluator> other) const {
+  const auto& mine = model().params;
+  const auto& theirs = other->model().params;
+  bool same = mine.size() == theirs.size() &&
+              std::equal(mine.begin(), mine.end(), theirs.begin(),
+                         [](const model::parameter& a, const model::parameter& b) { return a.name == b.name && a.origin == b.origin; });
+  if (!same) throw error("design \"" + name() + "\": another evaluator must evaluate the same model");
+  design_space copy = *this;
+  copy.evaluator_ = std::move(other);
+  return copy;
+}
+
+std::map<param_id, std::int64_t> sizes_by_name(const model::design_model& m, const std::map<std::string, std::int64_t>& sizes) {
+  std::map<param_id, std::int64_t> by_id;
   for (const auto& [name, value] : sizes) {
     std::size_t index = 0;
     try {
@@ -50,31 +54,79 @@ void design_space::build_loops(const std::map<std::string, std::int64_t>& sizes)
     } catch (const error&) {
       throw error("design \"" + m.name + "\" has no loop \"" + name + "\"");
     }
-    if (m.params[index].role != model::parameter_role::problem_size)
-      throw error("design \"" + m.name + "\": \"" + name + "\" is a tiling parameter, not a loop size");
+    const auto* size = std::get_if<model::problem_size_origin>(&m.params[index].origin);
+    if (!size) throw error("design \"" + m.name + "\": \"" + name + "\" is a tiling parameter, not a loop size");
+    by_id[size->param] = value;
+  }
+  return by_id;
+}
+
+// The loop that problem size `size_param` bounds: the loop of the factor its split_by names, with
+// every factor of that loop (factor_id::loop) ordered by level; the split_by chain must agree.
+tiled_loop design_space::loop_of_size(std::size_t size_param, std::vector<bool>& placed) const {
+  const model::design_model& m = model();
+  const model::parameter& size = m.params[size_param];
+  const auto* first = std::get_if<factor_id>(&m.params[*size.split_by].origin);
+  if (!first)
+    throw error("design \"" + m.name + "\": \"" + size.name + "\" is split by \"" + m.params[*size.split_by].name +
+                "\", which is not a tiling factor");
+  tiled_loop loop{first->loop, first->loop.name(), std::get<model::problem_size_origin>(size.origin).param, size_param, 0, {}, {}, width_};
+  std::vector<std::pair<tile_level, std::size_t>> factors;
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (const auto* f = std::get_if<factor_id>(&m.params[i].origin); f && f->loop == first->loop) factors.emplace_back(f->level, i);
+  std::stable_sort(factors.begin(), factors.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::size_t chain = size_param;
+  for (const auto& [level, index] : factors) {
+    if (placed[index])
+      throw error("design \"" + m.name + "\": parameter \"" + m.params[index].name + "\" tiles two loops");
+    if (!loop.level_kinds.empty() && loop.level_kinds.back() == level)
+      throw error("design \"" + m.name + "\": loop \"" + loop.name + "\" has two tiling factors at level " +
+                  std::string(level_name(level)));
+    if (m.params[chain].split_by != index)
+      throw error("design \"" + m.name + "\": the split_by chain of \"" + size.name + "\" does not follow the levels of loop \"" +
+                  loop.name + "\" (\"" + m.params[chain].name + "\" should be split by \"" + m.params[index].name + "\")");
+    placed[index] = true;
+    loop.levels.push_back(index);
+    loop.level_kinds.push_back(level);
+    chain = index;
+  }
+  return loop;
+}
+
+// Loops are the problem sizes that are tiled (have a split_by chain); the other sizes are constants.
+void design_space::build_loops(const std::map<param_id, std::int64_t>& sizes) {
+  const model::design_model& m = model();
+  base_params_.assign(m.params.size(), 0.0);
+  std::vector<bool> placed(m.params.size(), false);
+  std::map<param_id, std::size_t> size_params;
+  for (std::size_t i = 0; i < m.params.size(); ++i)
+    if (const auto* size = std::get_if<model::problem_size_origin>(&m.params[i].origin)) size_params[size->param] = i;
+  for (const auto& [id, value] : sizes) {
+    if (!size_params.count(id)) throw error("design \"" + m.name + "\" has no loop \"" + id.name() + "\"");
+    std::string name = m.params[size_params[id]].name;
     if (value < 1) throw error("design \"" + m.name + "\": size of loop \"" + name + "\" must be at least 1");
+    if (value > max_problem_size)
+      throw error("design \"" + m.name + "\": size of loop \"" + name + "\" must be at most 2^53 (" +
+                  std::to_string(max_problem_size) + ")");
   }
   for (std::size_t i = 0; i < m.params.size(); ++i) {
     const model::parameter& p = m.params[i];
-    if (p.role != model::parameter_role::problem_size) continue;
-    auto given = sizes.find(p.name);
+    const auto* size = std::get_if<model::problem_size_origin>(&p.origin);
+    if (!size) continue;
+    auto given = sizes.find(size->param);
     if (given == sizes.end()) throw error("design \"" + m.name + "\": no size for loop \"" + p.name + "\"");
     base_params_[i] = static_cast<double>(given->second);
     placed[i] = true;
     if (!p.split_by) continue;
-    tiled_loop loop{p.name, i, given->second, {}, width_};
-    for (std::optional<std::size_t> next = p.split_by; next; next = m.params[*next].split_by) {
-      if (placed[*next]) throw error("design \"" + m.name + "\": parameter \"" + m.params[*next].name + "\" tiles two loops");
-      loop.levels.push_back(*next);
-      placed[*next] = true;
-    }
+    tiled_loop loop = loop_of_size(i, placed);
+    loop.size = given->second;
     width_ += loop.levels.size();
     loops_.push_back(std::move(loop));
   }
   for (std::size_t i = 0; i < m.params.size(); ++i)
     if (!placed[i] && !m.params[i].inferred)
-      throw error("design \"" + m.name + "\": parameter \"" + m.params[i].name +
-                  "\" is neither a loop size, a tiling factor of a loop nor inferred");
+      throw error("design \"" + m.name + "\": parameter \"" + m.params[i].name + "\" (" + model::describe(m.params[i].origin) +
+                  ") is neither a loop size, a tiling factor of a tiled loop nor inferred");
 }
 
 void design_space::build_rules() {
@@ -102,10 +154,9 @@ void design_space::build_rules() {
       // A bound can prune this loop's values only if it refers to sizes and outer levels alone.
       auto usable = [&](const std::optional<model::expr>& e) {
         if (!e) return false;
-        std::vector<std::size_t> refs;
-        referenced_params(*e, refs);
+        std::vector<std::size_t> refs = model::parameters_of(*e);
         return std::all_of(refs.begin(), refs.end(), [&](std::size_t r) {
-          if (m.params[r].role == model::parameter_role::problem_size) return true;
+          if (m.params[r].role() == model::parameter_role::problem_size) return true;
           auto l = level_of(r);
           return l && *l < level;
         });
@@ -118,22 +169,42 @@ void design_space::build_rules() {
   }
 }
 
+error design_space::too_many_tilings(std::size_t loop) const {
+  return error("design \"" + name() + "\": loop \"" + loops_[loop].name + "\" (size " + std::to_string(loops_[loop].size) +
+               ") has more than " + std::to_string(options_.max_chains_per_loop) + " tilings; a size this large cannot be tuned");
+}
+
+// Lists every chain of every loop, level 0 walked through its range without materializing it (a
+// huge size must fail on the chain limit, not allocate N values first).
 void design_space::build_chains() {
   for (std::size_t l = 0; l < loops_.size(); ++l) {
+    const tiled_loop& loop = loops_[l];
     std::vector<std::int64_t> flat;
     std::vector<std::int64_t> prefix;
-    std::function<void()> extend = [&] {
-      if (prefix.size() == loops_[l].levels.size()) {
-        flat.insert(flat.end(), prefix.begin(), prefix.end());
-        return;
-      }
-      for (std::int64_t v : level_values(l, prefix)) {
-        prefix.push_back(v);
-        extend();
-        prefix.pop_back();
-      }
+    std::size_t chains = 0, visited = 0;
+    auto check = [&] {
+      if (++visited > 16 * options_.max_chains_per_loop) throw too_many_tilings(l);
+      if (visited % 1024 == 0 && ((options_.stop && options_.stop->load()) ||
+                                    (options_.deadline && std::chrono::steady_clock::now() >= *options_.deadline)))
+        throw error("design \"" + name() + "\": stopped while listing the tilings of loop \"" + loop.name +
+                    "\" (interrupted or out of time)");
     };
-    extend();
+    std::function<void(std::int64_t)> extend = [&](std::int64_t value) {
+      check();
+      prefix.push_back(value);
+      if (prefix.size() == loop.levels.size()) {
+        if (++chains > options_.max_chains_per_loop) throw too_many_tilings(l);
+        flat.insert(flat.end(), prefix.begin(), prefix.end());
+      } else {
+        for (std::int64_t v : level_values(l, prefix)) extend(v);
+      }
+      prefix.pop_back();
+    };
+    if (auto range = level_range(l, {})) {
+      for (std::int64_t v = range->first; v <= range->second; ++v) extend(v);
+    } else {
+      for (std::int64_t v : level_values(l, {})) extend(v);
+    }
     chains_.push_back(std::move(flat));
   }
 }
@@ -169,9 +240,16 @@ std::vector<std::int64_t> design_space::level_values(std::size_t loop, std::span
   if (rule.lower_usable) lo = std::max(lo, std::ceil(bound(*p.lower_bound, loop, outer)));
   if (rule.upper_usable) hi = std::min(hi, std::floor(bound(*p.upper_bound, loop, outer)));
   std::vector<std::int64_t> candidates;
-  if (level == 0 && options_.divisor_tiles_only) candidates = divisors(size);
-  else if (rule.divides_parent) candidates = divisors(outer[level - 1]);
-  else for (auto v = static_cast<std::int64_t>(lo); v <= static_cast<std::int64_t>(hi); ++v) candidates.push_back(v);
+  if (level == 0 && options_.divisor_tiles_only) {
+    candidates = divisors(size);
+  } else if (rule.divides_parent) {
+    candidates = divisors(outer[level - 1]);
+  } else if (rule.power_of_two) {
+    for (std::int64_t v = 1; v <= hi && v > 0; v *= 2) candidates.push_back(v);
+  } else if (hi >= lo) {
+    if (hi - lo >= static_cast<double>(options_.max_chains_per_loop)) throw too_many_tilings(loop);
+    for (auto v = static_cast<std::int64_t>(lo); v <= static_cast<std::int64_t>(hi); ++v) candidates.push_back(v);
+  }
   std::vector<std::int64_t> values;
   for (std::int64_t v : candidates) {
     if (v < lo || v > hi) continue;
@@ -205,6 +283,10 @@ bool design_space::contains(const tiling& t) const {
   for (std::size_t l = 0; l < loops_.size(); ++l) {
     std::span<const std::int64_t> chain(t.data() + loops_[l].offset, loops_[l].levels.size());
     for (std::size_t level = 0; level < chain.size(); ++level) {
+      if (auto range = level_range(l, chain.first(level))) {
+        if (chain[level] < range->first || chain[level] > range->second) return false;
+        continue;
+      }
       auto values = level_values(l, chain.first(level));
       if (!std::binary_search(values.begin(), values.end(), chain[level])) return false;
     }
@@ -280,15 +362,27 @@ void design_space::check_fits() const {
   for (const resource& r : {resource{"DSP", m.dsp, limits_.dsp, device_.dsp}, resource{"BRAM18K", m.bram18k, limits_.bram18k, device_.bram18k},
                             resource{"URAM", m.uram, limits_.uram, device_.uram}}) {
     if (r.used <= r.usable) continue;
-    throw error("design \"" + name() + "\" cannot fit on " + device_.name + ": " + r.name + " needs " +
+    throw does_not_fit("design \"" + name() + "\" cannot fit on " + device_.name + ": " + r.name + " needs " +
                 format_number(r.used) + " even at the smallest tiling (" + describe(t) + ") but only " +
                 format_number(r.usable) + " are usable (" + format_number(r.total) + " x " +
                 format_number(device_.usable_fraction) + ")");
   }
 }
 
-std::shared_ptr<const model::evaluator> load_descriptor(const std::string& file) {
-  return std::make_shared<const model::evaluator>(model::import_odyssey_descriptor(file));
+std::uint32_t design_space::expression_depth() const {
+  const model::design_model& m = model();
+  model::metric_expressions metrics = model::metrics_of(m);
+  std::uint32_t deepest = 0;
+  for (const model::expr* e : {&metrics.latency, &metrics.dsp, &metrics.bram18k, &metrics.uram, &metrics.lut, &metrics.offchip_bytes})
+    deepest = std::max(deepest, e->depth());
+  for (const model::constraint& c : m.constraints) deepest = std::max({deepest, c.lhs.depth(), c.rhs.depth()});
+  for (const model::parameter& p : m.params)
+    if (p.inferred) deepest = std::max({deepest, p.inferred->lower.depth(), p.inferred->upper.depth()});
+  return deepest;
+}
+
+std::shared_ptr<const model::evaluator> load_descriptor(const std::string& file, const model::evaluator_options& options) {
+  return std::make_shared<const model::evaluator>(model::import_odyssey_descriptor(file), options);
 }
 
 }  // namespace sadsl::tune

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
+#include <cmath>
+
+#include "sadsl/model/files.hpp"
 
 #include "sadsl/error.hpp"
 
@@ -93,19 +95,15 @@ device device_from_json(const nlohmann::json& description, const std::string& so
   if (d.usable_fraction <= 0 || d.usable_fraction > 1) throw error(source + ": \"usable_fraction\" must be in (0, 1]");
   d.clock_mhz = number(description, "clock_mhz", source, false, 300);
   if (d.clock_mhz <= 0) throw error(source + ": \"clock_mhz\" must be positive");
-  d.dram_ports = static_cast<int>(number(description, "dram_ports", source, false, 4));
+  double ports = number(description, "dram_ports", source, false, 4);
+  if (ports < 1 || ports > 1024 || ports != std::floor(ports))
+    throw error(source + ": \"dram_ports\" must be a whole number from 1 to 1024");
+  d.dram_ports = static_cast<int>(ports);
   return d;
 }
 
 device load_device(const std::filesystem::path& file) {
-  std::ifstream stream(file);
-  if (!stream) throw error("cannot read device file " + file.string());
-  std::string source = file.filename().string();
-  try {
-    return device_from_json(nlohmann::json::parse(stream), source);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw error(source + ": invalid JSON: " + e.what());
-  }
+  return device_from_json(nlohmann::json(model::read_json_file(file, "device file")), file.string());
 }
 
 device find_device(const std::string& name_or_file) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <system_error>
 #include <thread>
 
 #include "bound.hpp"
@@ -70,7 +71,13 @@ public:
     std::vector<std::pair<double, std::uint32_t>> roots = rank_roots();
     next_root_ = 0;
     std::vector<std::thread> workers;
-    for (unsigned w = 1; w < threads_; ++w) workers.emplace_back([&] { work(roots); });
+    for (unsigned w = 1; w < threads_; ++w) {
+      try {
+        workers.emplace_back([&] { work(roots); });
+      } catch (const std::system_error&) {
+        break;  // the system has no more threads for us: the ones started share all the work
+      }
+    }
     work(roots);
     for (std::thread& t : workers) t.join();
     return !stopped_.load();
@@ -331,6 +338,7 @@ public:
   search_result run(const design_space& space, const search_options& options) const override {
     model::expr goal = metric_expression(space.model(), options.goal);
     space.check_fits();
+    require_shallow(space, name());
     tracker track(space, options, name());
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (space.loops().empty()) {

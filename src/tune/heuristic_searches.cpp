@@ -53,7 +53,7 @@ public:
         continue;
       }
       tiling next = mutate(space, current, options.settings.alpha, random);
-      double next_cost = track.evaluate_cached(next);
+      double next_cost = track.evaluate_cached(next, true);
       double temperature = start_temperature * (1 - used_fraction(track)) + 1e-6;
       double delta = (next_cost - cost) / cost;
       if (delta <= 0 || (std::isfinite(delta) && random.chance(std::exp(-delta / temperature)))) {

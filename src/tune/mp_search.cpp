@@ -203,6 +203,7 @@ public:
   std::string name() const override { return "mp"; }
   search_result run(const design_space& space, const search_options& options) const override {
     space.check_fits();
+    require_shallow(space, name());
     tracker track(space, options, name());
     solve_relaxations(space, track, std::max<std::size_t>(1, options.settings.mp_starts), 1.0);
     return track.finish(!track.exhausted());
@@ -217,7 +218,9 @@ public:
       throw error("search \"genetic-mp\" needs a time or evaluation budget");
     space.check_fits();
     tracker track(space, options, name());
-    std::vector<tiling> seeds = solve_relaxations(space, track, 1, options.settings.mp_time_share);
+    // The relaxation transforms the model symbolically; a model too deep for it starts from random points.
+    std::vector<tiling> seeds;
+    if (space.expression_depth() <= max_symbolic_depth) seeds = solve_relaxations(space, track, 1, options.settings.mp_time_share);
     // The best rounded points first: they are the ones the population starts from.
     std::stable_sort(seeds.begin(), seeds.end(), [&](const tiling& a, const tiling& b) { return track.evaluate_cached(a) < track.evaluate_cached(b); });
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());

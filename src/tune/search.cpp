@@ -37,4 +37,12 @@ std::unique_ptr<search> make_search(const std::string& method) {
   throw error("unknown search method \"" + method + "\" (known: " + known + ")");
 }
 
+void require_shallow(const design_space& space, const std::string& method) {
+  std::uint32_t depth = space.expression_depth();
+  if (depth > max_symbolic_depth)
+    throw error("search \"" + method + "\" cannot handle design \"" + space.name() + "\": its expressions nest " +
+                std::to_string(depth) + " deep, more than " + std::to_string(max_symbolic_depth) +
+                " (use random, annealing, genetic or padding)");
+}
+
 }  // namespace sadsl::tune

@@ -11,13 +11,18 @@ tracker::tracker(const design_space& space, const search_options& options, std::
 double tracker::evaluate(const tiling& t) {
   evaluation e = space_.evaluate(t, options_.goal, params_);
   count(1);
+  repeats_in_a_row_.store(0, std::memory_order_relaxed);
   offer(t, e);
   return e.cost;
 }
 
-double tracker::evaluate_cached(const tiling& t) {
+double tracker::evaluate_cached(const tiling& t, bool count_repeats) {
   auto found = cache_.find(t);
-  if (found != cache_.end()) return found->second;
+  if (found != cache_.end()) {
+    repeats_in_a_row_.fetch_add(1, std::memory_order_relaxed);
+    if (count_repeats) count(1);
+    return found->second;
+  }
   double cost = evaluate(t);
   cache_.emplace(t, cost);
   return cost;
@@ -38,6 +43,7 @@ void tracker::offer(const tiling& t, const evaluation& e, bool wins_ties) {
 bool tracker::exhausted() {
   if (options_.stop && options_.stop->load(std::memory_order_relaxed)) return true;
   if (options_.max_evaluations && evaluations() >= options_.max_evaluations) return true;
+  if (repeats_in_a_row_.load(std::memory_order_relaxed) >= stalled_visits) return true;
   double now = elapsed();
   if (options_.on_progress && now - last_progress_.load() >= options_.progress_seconds) {
     std::lock_guard lock(mutex_);

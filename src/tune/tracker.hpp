@@ -25,8 +25,14 @@ public:
 
   /// Evaluates `t` (counted) and keeps it if it is the best so far; returns its cost.
   double evaluate(const tiling& t);
-  /// The same, answered from a cache for points seen before (not counted again).
-  double evaluate_cached(const tiling& t);
+  /// The same, answered from a cache for points seen before (not counted again). A search that
+  /// proposes only points it has seen, stalled_visits times in a row, is exhausted: with no
+  /// time budget it would otherwise never reach its evaluation budget (annealing in a small
+  /// neighbourhood, a converged population).
+  /// `count_repeats`: a point seen before still counts as one evaluation (annealing's budget is
+  /// its steps: at a local optimum whose neighbours are all known it would never use it up).
+  double evaluate_cached(const tiling& t, bool count_repeats = false);
+  static constexpr std::uint64_t stalled_visits = std::uint64_t{1} << 18;
   /// Offers a point evaluated elsewhere; `less_key` breaks ties deterministically (true: `t` wins
   /// a tie against the current best).
   void offer(const tiling& t, const evaluation& e, bool wins_ties = false);
@@ -51,6 +57,7 @@ private:
   std::string method_;
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> evaluations_{0};
+  std::atomic<std::uint64_t> repeats_in_a_row_{0};
   std::atomic<double> best_cost_;
   std::mutex mutex_;
   tiling best_;

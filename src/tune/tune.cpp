@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <regex>
 
 #include "sadsl/error.hpp"
 
@@ -15,7 +14,7 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
   auto search = make_search(method);
   multi_result result;
   auto start = std::chrono::steady_clock::now();
-  std::optional<error> first_error;
+  std::optional<does_not_fit> first_error;
   std::size_t fitting = 0;
   for (std::size_t d = 0; d < spaces.size(); ++d) {
     search_options share = options;
@@ -28,8 +27,7 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
     try {
       result.per_design.push_back(search->run(spaces[d], share));
       ++fitting;
-    } catch (const error& e) {
-      if (std::string(e.what()).find("cannot fit") == std::string::npos) throw;
+    } catch (const does_not_fit& e) {
       if (!first_error) first_error = e;
       search_result none;
       none.method = method;
@@ -55,46 +53,59 @@ nlohmann::ordered_json integer_or_real(double value) {
   return value;
 }
 
-// Odyssey names its designs kernel<dataflow>_<permutation>.
-void add_design_names(nlohmann::ordered_json& j, const std::string& name) {
-  std::smatch parts;
-  static const std::regex odyssey_name(R"(kernel(\d+)_(\d+))");
-  j["design"] = name;
-  if (std::regex_match(name, parts, odyssey_name)) {
-    j["dataflow"] = std::stoi(parts[1]);
-    j["permutation"] = std::stoi(parts[2]);
-  } else {
-    j["dataflow"] = nullptr;
-    j["permutation"] = nullptr;
+void add_design(nlohmann::ordered_json& j, const design_space& space) {
+  j["design"] = space.name();
+  j["source"] = space.model().source;
+}
+
+// Every model parameter: its value at the point and where it comes from.
+void add_params(nlohmann::ordered_json& j, const design_space& space, const search_result& r) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object(), origins = nlohmann::ordered_json::object();
+  const auto& model_params = space.model().params;
+  for (std::size_t p = 0; p < model_params.size(); ++p) {
+    if (p < r.params.size()) params[model_params[p].name] = integer_or_real(r.params[p]);
+    origins[model_params[p].name] = model::origin_json(model_params[p].origin);
   }
+  j["params"] = params;
+  j["origins"] = origins;
+}
+
+void add_throughput(nlohmann::ordered_json& j, const std::optional<workload>& work, double seconds_per_run) {
+  if (!work) {
+    j["operations"] = nullptr;
+    j["throughput"] = nullptr;
+    j["throughput_unit"] = nullptr;
+    return;
+  }
+  if (!(work->operations > 0) || !std::isfinite(work->operations))
+    throw error("tuned configuration: the workload's operation count must be positive and finite");
+  j["operations"] = integer_or_real(work->operations);
+  j["throughput"] = seconds_per_run > 0 ? nlohmann::ordered_json(work->operations / seconds_per_run / 1e9) : nullptr;
+  j["throughput_unit"] = work->floating_point ? "GFLOP/s" : "GOP/s";
 }
 
 }  // namespace
 
-nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& r, const objective& goal) {
+nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& r, const objective& goal,
+                                           const std::optional<workload>& work) {
   nlohmann::ordered_json j;
-  add_design_names(j, space.name());
+  add_design(j, space);
   j["feasible"] = r.found;
   const device& dev = space.target();
   nlohmann::ordered_json sizes = nlohmann::ordered_json::object(), padded = nlohmann::ordered_json::object();
-  double work = 1;
   for (std::size_t l = 0; l < space.loops().size(); ++l) {
     const tiled_loop& loop = space.loops()[l];
-    sizes[loop.name] = loop.size;
-    work *= static_cast<double>(loop.size);
+    sizes[space.model().params[loop.size_param].name] = loop.size;
     if (r.found) padded[loop.name] = space.padded_size(l, r.best[loop.offset]);
   }
   j["problem_sizes"] = sizes;
   j["padded_sizes"] = padded;
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (std::size_t p = 0; p < r.params.size(); ++p) params[space.model().params[p].name] = integer_or_real(r.params[p]);
-  j["params"] = params;
+  add_params(j, space, r);
   const model::metrics& m = r.metrics;
   double seconds_per_run = r.found ? m.latency / (dev.clock_mhz * 1e6) : 0;
   j["latency"] = r.found ? nlohmann::ordered_json(m.latency) : nlohmann::ordered_json(nullptr);
-  j["latency_seconds"] = seconds_per_run;
-  // One multiply-add (2 operations) per iteration of the full loop nest (MM, convolution).
-  j["throughput_gops"] = r.found && seconds_per_run > 0 ? 2 * work / seconds_per_run / 1e9 : 0.0;
+  j["latency_seconds"] = r.found ? nlohmann::ordered_json(seconds_per_run) : nlohmann::ordered_json(nullptr);
+  add_throughput(j, work, seconds_per_run);
   j["clock_mhz"] = dev.clock_mhz;
   j["dsp"] = m.dsp;
   j["bram18k"] = m.bram18k;
@@ -121,7 +132,7 @@ nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces,
   for (std::size_t d = 0; d < result.per_design.size(); ++d) {
     const search_result& r = result.per_design[d];
     nlohmann::ordered_json row;
-    add_design_names(row, spaces[d].name());
+    add_design(row, spaces[d]);
     row["feasible"] = r.found;
     row["latency"] = r.found ? nlohmann::ordered_json(r.metrics.latency) : nlohmann::ordered_json(nullptr);
     row["relative_to_best"] = r.found && result.found() ? result.best().cost / r.cost : 0.0;

@@ -80,10 +80,10 @@ TEST_CASE("loop trees: loops multiply, blocks add, double buffering overlaps", "
 
 namespace {
 
-parameter named(const std::string& name, parameter_role role) {
+parameter named(const std::string& name, parameter_origin origin) {
   parameter p;
   p.name = name;
-  p.role = role;
+  p.origin = std::move(origin);
   return p;
 }
 
@@ -91,8 +91,10 @@ parameter named(const std::string& name, parameter_role role) {
 design_model handwritten_model() {
   design_model model;
   model.name = "handwritten";
-  model.params = {named("N", parameter_role::problem_size), named("T", parameter_role::tile),
-                  named("P", parameter_role::latency_tile)};
+  sadsl::loop_id n = sadsl::loop_id::fresh("n");
+  model.params = {named("N", problem_size_origin{sadsl::param_id::fresh("N")}),
+                  named("T", sadsl::factor_id{n, sadsl::tile_level::array_partition}),
+                  named("P", sadsl::factor_id{n, sadsl::tile_level::latency_hiding})};
   model.params[0].split_by = 1;
   model.params[1].split_by = 2;
   model.params[2].divides = {1};

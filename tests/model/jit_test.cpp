@@ -1,6 +1,8 @@
 // Run-time compilation: caching by content hash, deterministic source, and what happens when the
 // compiler is missing or fails (a clear error; the evaluator falls back to the interpreter).
 #include <catch2/catch.hpp>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <optional>
@@ -182,5 +184,21 @@ TEST_CASE("a cache directory where the source cannot be written", "[jit][errors]
 
   // /proc/self is a directory in which nobody, not even root, can create files.
   options.cache_dir = "/proc/self";
-  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "cannot write /proc/self/" + source.filename().string());
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options),
+                    "cannot write /proc/self/" + source.filename().string() + ": No such file or directory");
+}
+
+TEST_CASE("a compilation stops when asked to or at its deadline", "[jit][errors]") {
+  testing::temporary_cache cache("jit-stopped");
+  jit_options options = options_in(cache);
+  std::atomic<bool> stop{true};
+  options.stop = &stop;
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "compiling model \"kernel3_2\" stopped: interrupted");
+  options.stop = nullptr;
+  options.deadline = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(jit_compile(kernel3_2(), options), "compiling model \"kernel3_2\" stopped: the time budget ran out");
+  // Nothing half-written is left in the cache, and a later compilation succeeds.
+  for (const auto& file : files_in(cache.dir)) CHECK(file.extension() != ".so");
+  options.deadline.reset();
+  CHECK(jit_compile(kernel3_2(), options).abi().parameter_count == 13);
 }

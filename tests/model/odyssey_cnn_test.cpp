@@ -16,7 +16,7 @@ TEST_CASE("every CNN descriptor evaluates feasibly at a small tiling", "[odyssey
     // 64 x 64 x 64 x 64 convolution with a 3 x 3 kernel; first-level tiles 8, latency tiles 2, no SIMD.
     std::vector<double> point(model.parameter_count());
     for (std::size_t i = 0; i < point.size(); ++i) {
-      switch (d.params[i].role) {
+      switch (d.params[i].role()) {
         case parameter_role::problem_size: point[i] = d.params[i].split_by ? 64 : 3; break;
         case parameter_role::tile: point[i] = 8; break;
         case parameter_role::latency_tile: point[i] = 2; break;

@@ -54,12 +54,30 @@ inline std::vector<std::map<std::string, std::string>> read_csv(const std::files
 #include <random>
 #include <unistd.h>
 
+#include "sadsl/error.hpp"
 #include "sadsl/model/design_model.hpp"
+#include "sadsl/model/odyssey.hpp"
 
 namespace sadsl::model::testing {
 
 inline std::filesystem::path descriptor(const std::string& kernel, const std::string& design) {
   return odyssey_dir() / "descriptors" / kernel / (design + ".json");
+}
+
+/// A reference descriptor as JSON, to be broken by a test.
+inline nlohmann::ordered_json descriptor_json(const std::string& kernel = "gemm", const std::string& design = "kernel3_2") {
+  std::ifstream in(descriptor(kernel, design));
+  return nlohmann::ordered_json::parse(in);
+}
+
+/// The message importing `d` (as "kernel3_2.json") gives, or "(no error)".
+inline std::string import_error(const nlohmann::ordered_json& d, const odyssey_binding* binding = nullptr) {
+  try {
+    import_odyssey_descriptor(d, "kernel3_2.json", "kernel3_2", binding);
+  } catch (const sadsl::error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 /// A fresh, empty directory for run-time compiled models (removed by the destructor).
@@ -97,9 +115,9 @@ inline std::vector<double> random_points(const design_model& model, std::size_t 
       const parameter& param = model.params[i];
       const parameter* parent = parent_of(model, i);
       double bound = parent ? p[&*parent - model.params.data()] : 512;
-      if (param.role == parameter_role::simd) bound = std::min(bound, 16.0);
+      if (param.role() == parameter_role::simd) bound = std::min(bound, 16.0);
       p[i] = param.inferred ? 0 : uniform(bound);
-      if (snap && parent && param.role != parameter_role::tile)
+      if (snap && parent && param.role() != parameter_role::tile)
         while (std::fmod(bound, p[i]) != 0 || (param.power_of_two && (static_cast<long>(p[i]) & (static_cast<long>(p[i]) - 1))))
           p[i] -= 1;
     }

@@ -2,8 +2,11 @@
 // The model IR as C++: emission of straight-line source (one function computing every metric of
 // one point, plus a batch loop), compilation at run time (system compiler + dlopen, cached by
 // content hash) and models compiled ahead of time by the CMake helper sadsl_add_model().
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +46,13 @@ std::string emit_cpp(const design_model& model, const emit_options& options = {}
 /// A 16-hex-digit hash of the model's generated evaluation code; identifies compiled code.
 std::string model_hash(const design_model& model);
 
+/// emit_cpp and model_hash at once (emission is the costly part, for long models seconds).
+struct emitted_model {
+  std::string source;
+  std::string hash;
+};
+emitted_model emit_model(const design_model& model, const emit_options& options = {});
+
 /// A model compiled to machine code, ahead of time or at run time. Keeps the shared library
 /// loaded while any copy lives.
 class compiled_model {
@@ -70,6 +80,10 @@ struct jit_options {
   /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
   std::string compiler;
   std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
+  /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
+  /// or the deadline passes: a time budget includes the compilation.
+  const std::atomic<bool>* stop = nullptr;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// The cache directory `options` selects (created if missing).

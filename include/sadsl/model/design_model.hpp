@@ -6,14 +6,36 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "sadsl/core/identity.hpp"
 #include "sadsl/model/expr.hpp"
 #include "sadsl/model/loop_tree.hpp"
 
 namespace sadsl::model {
 
-/// What a parameter stands for.
+/// A parameter that is a problem size of the kernel (a loop bound given by the workload).
+struct problem_size_origin {
+  param_id param;
+  friend bool operator==(const problem_size_origin&, const problem_size_origin&) = default;
+};
+
+/// A packing factor that the model declares but no I/O module uses (AutoSA declares one per I/O
+/// group of every design of a kernel; e.g. MM's kernel3_2 keeps C on chip, so the factor of C's
+/// reload modules, p11, has no owner). It is still inferred and checked like the others.
+struct unused_pack_origin {
+  friend bool operator==(const unused_pack_origin&, const unused_pack_origin&) = default;
+};
+
+/// Where a parameter comes from: a problem size, a tiling factor (which loop, which level) or a
+/// data-packing factor (which tensor, I/O group kind and I/O level). Whoever builds a model says
+/// this; the tuner and the tools read it instead of parsing names.
+using parameter_origin = std::variant<problem_size_origin, factor_id, pack_id, unused_pack_origin>;
+
+/// What a parameter stands for, derived from its origin (never stored separately).
 enum class parameter_role {
   problem_size,  ///< a loop bound given by the workload (external)
   tile,          ///< first-level (array-partitioning) tiling factor t1
@@ -21,6 +43,16 @@ enum class parameter_role {
   simd,          ///< SIMD (vectorization) factor
   pack,          ///< data-packing factor (usually inferred)
 };
+parameter_role role_of(const parameter_origin& origin);
+
+/// "problem size I", "tiling factor of loop i (array_partition)", "packing factor of tensor C
+/// (output group, I/O level 1)", "packing factor used by no I/O module".
+std::string describe(const parameter_origin& origin);
+
+/// The origin as JSON: {"kind": "problem_size", "param": "I"}, {"kind": "tiling_factor", "loop":
+/// "i", "level": "array_partition"}, {"kind": "packing_factor", "tensor": "C", "group": "output",
+/// "io_level": 1} or {"kind": "packing_factor", "tensor": null}; each with "description".
+nlohmann::ordered_json origin_json(const parameter_origin& origin);
 
 /// How an inferred parameter is computed: the largest multiple of `lower` that divides `upper`
 /// (Odyssey's infer_params); there is none unless 1 <= lower <= upper and lower | upper, and the
@@ -32,8 +64,9 @@ struct inference {
 
 /// One parameter and its relations to the others (indices into design_model::params).
 struct parameter {
-  std::string name;
-  parameter_role role = parameter_role::tile;
+  std::string name;  ///< printed name (the model's spelling, e.g. "i_t1"); unique in the model
+  parameter_origin origin;
+  parameter_role role() const { return role_of(origin); }
   std::optional<expr> lower_bound;  ///< inclusive
   std::optional<expr> upper_bound;  ///< inclusive
   std::vector<std::size_t> divides;      ///< this parameter divides each of these
@@ -71,7 +104,8 @@ struct module_latency {
 /// A complete model. Expressions refer to parameters by their index in `params`; inferred
 /// parameters depend only on parameters before them.
 struct design_model {
-  std::string name;
+  std::string name;    ///< the design's name, given by whoever builds the model
+  std::string source;  ///< where the model came from, e.g. "AutoSA descriptor gemm/kernel3_2.json" or "sadsl"
   std::vector<parameter> params;
   std::vector<module_latency> modules;
   expr dsp;

@@ -50,6 +50,9 @@ public:
   bool is_constant(double value) const;
   /// True when every value of this expression is an integer (parameters are integers).
   bool is_integral() const;
+  /// Nodes on the longest path to a leaf (1 for a leaf; saturates at 2^32 - 1). Walkers use
+  /// recursion only below a small depth and an explicit stack above it.
+  std::uint32_t depth() const;
   /// Structural hash (equal structure -> equal hash).
   std::size_t hash() const;
   /// Structural equality.
@@ -75,6 +78,9 @@ expr min(const expr& a, const expr& b);
 expr max(const expr& a, const expr& b);
 expr ceil(const expr& a);
 expr floor(const expr& a);
+
+/// The indices of the parameters `e` refers to, ascending, each once.
+std::vector<std::size_t> parameters_of(const expr& e);
 
 /// Evaluates `e` with parameter i bound to params[i] (the reference tree-walking interpreter).
 double evaluate(const expr& e, std::span<const double> params);

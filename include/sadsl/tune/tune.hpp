@@ -1,6 +1,7 @@
 #pragma once
 // Tuning one or several designs of a kernel (all dataflows x permutations) and the tuned
 // configuration: the JSON record of the chosen design point and its predicted performance.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,17 +23,29 @@ struct multi_result {
 
 /// Runs `method` on every space, one after the other, sharing the budget: each design gets an
 /// equal share of the seconds and of the evaluations (a design that finishes early leaves its
-/// time to the next ones). Designs that cannot fit the device are skipped (their result has
-/// found == false); if none fits, the first one's error is thrown.
+/// time to the next ones). Designs that cannot fit the device (does_not_fit) are skipped (their
+/// result has found == false); if none fits, the first one's error is thrown.
 multi_result tune_designs(const std::vector<design_space>& spaces, const std::string& method, const search_options& options);
 
-/// The tuned configuration of `result` (a point of `space`): design (dataflow, permutation), all
-/// parameters, problem and padded sizes, predicted latency (cycles, seconds) and throughput at
-/// the device clock, DSP/BRAM18K/URAM/LUT use and fractions of the device, off-chip bytes, and
-/// how it was found (method, seed, objective, time, evaluations, whether proven optimal).
-nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& result, const objective& goal);
+/// The work of one run of the kernel at the tuned problem sizes, computed by the caller from the
+/// kernel (operations per statement instance x instances; e.g. MM: 2 x I x J x K), since the
+/// tuner does not see kernels.
+struct workload {
+  double operations = 0;       ///< > 0 and finite
+  bool floating_point = true;  ///< GFLOP/s, else GOP/s
+};
 
-/// The per-design comparison of a multi-design run, one row per design (JSON array).
+/// The tuned configuration of `result` (a point of `space`): the design (the model's name and
+/// source), every parameter with its origin, problem and padded sizes, predicted latency (cycles,
+/// seconds), throughput at the device clock when the workload is given (else null: the tuner
+/// never guesses a kernel's work), DSP/BRAM18K/URAM/LUT use and fractions of the device, off-chip
+/// bytes, and how it was found (method, seed, objective, time, evaluations, proven optimal).
+/// Throws sadsl::error for a workload whose operation count is not positive and finite.
+nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& result, const objective& goal,
+                                           const std::optional<workload>& work = std::nullopt);
+
+/// The per-design comparison of a multi-design run, one row per design (JSON array): design,
+/// source, latency, relative to the best, DSP, BRAM18K, the point (tiling factors) and effort.
 nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces, const multi_result& result);
 
 }  // namespace sadsl::tune
