@@ -13,6 +13,7 @@
 #include "sadsl/dsl/to_isl.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/poly/dump.hpp"
+#include "init_placement.hpp"
 
 namespace sadsl {
 
@@ -71,16 +72,21 @@ public:
 
 private:
   // S[x] -> band[x_1..x_depth]: missing loops at their first iteration, or their last for
-  // statements that come after the main statement.
+  // statements that come after the main statement; an implicit initialization at the first
+  // instance of its reduction (init_placement.hpp).
   isl::multi_aff placement(const statement_info& s, size_t depth) const {
     const auto& band_loops = main_->record->loops;
     bool after = &s > main_;
     isl::space sp = s.domain.space();
+    const statement_info* reduction = detail::reduction_of(p_, s);
+    auto first = reduction ? detail::first_reduction_instance(s, *reduction, depth) : std::nullopt;
+    if (!first) first.emplace();
+    size_t own = s.loops.size();
     isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
     for (size_t d = 0; d < depth; ++d) {
-      isl::aff a = d < s.loops.size()
-                       ? isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d))
-                       : b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
+      isl::aff a = d < own ? isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d))
+                   : d < own + first->size() ? (*first)[d - own]
+                   : b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
       list = isl_aff_list_add(list, a.release());
     }
     isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(
