@@ -148,12 +148,21 @@ private:
     return out;
   }
 
+  // Reported at the sink statement's recording site (and the source's, when elsewhere).
   void check_uniform(const band& b) const {
-    for (const auto& d : b.deps)
-      if (!d.uniform)
-        throw error(fmt::format("kernel \"{}\" cannot be mapped to a systolic array: the {} is not uniform over the "
-                                "loops [{}]: distance {}",
-                                p_.kernel().name(), d.describe(p_), fmt::join(b.loop_names(), ", "), isl_str(d.deltas)));
+    for (const auto& d : b.deps) {
+      if (d.uniform) continue;
+      const auto& sink = p_.statement(d.dep.sink).record->where;
+      const auto& source = p_.statement(d.dep.source).record->where;
+      std::string elsewhere = format_location(source) == format_location(sink)
+                                  ? ""
+                                  : fmt::format(" ({} is recorded at {})", d.dep.source, format_location(source));
+      throw error(fmt::format("kernel \"{}\" cannot be mapped to a systolic array: the {} is not uniform over the "
+                              "loops [{}]: distance {}{}",
+                              p_.kernel().name(), d.describe(p_), fmt::join(b.loop_names(), ", "), isl_str(d.deltas),
+                              elsewhere),
+                  sink);
+    }
   }
 
   const program& p_;

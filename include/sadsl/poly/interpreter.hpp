@@ -26,7 +26,10 @@ public:
   using storage = std::variant<std::vector<float>, std::vector<double>, std::vector<int8_t>, std::vector<uint8_t>,
                                std::vector<int16_t>, std::vector<uint16_t>, std::vector<int32_t>, std::vector<uint32_t>>;
 
-  /// Sizes every tensor for the kernel's current param values.
+  /// Sizes every tensor for the kernel's current param values. sadsl::error naming the tensor and
+  /// its size (elements and bytes) when a tensor has 2^63 elements or bytes or more, when the
+  /// tensors together need more than the machine's physical memory (they are zero-filled: every
+  /// page is touched), or when an allocation fails.
   explicit buffers(const kernel& k);
   /// Buffers for the given tensors: the non-local ones, or (locals = true) only the local ones.
   buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& tensors, bool locals = false);
