@@ -104,7 +104,11 @@ TEST_CASE("schedule arithmetic that leaves 64 bits is an internal error, not und
 }
 
 TEST_CASE("domain test: integer rows with floors agree with isl, unknown existentials included") {
-  isl::ctx ctx(isl_ctx_alloc());
+  struct owned_ctx {  // isl::ctx does not own its context; freed after every object below
+    isl_ctx* raw = isl_ctx_alloc();
+    ~owned_ctx() { isl_ctx_free(raw); }
+  } owner;
+  isl::ctx ctx(owner.raw);
   for (const char* text : {"{ [i] : exists a : i = 2a and 0 <= i < 10 }",
                            "{ [i, j] : exists a, b : i = 3a + 1 and j = 2b and 0 <= i < 10 and 0 <= j < 7 }",
                            "{ [i] : exists a : 2i <= 5a <= 2i + 3 and 0 <= i < 20 }",
