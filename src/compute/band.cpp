@@ -84,9 +84,13 @@ private:
     size_t own = s.loops.size();
     isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
     for (size_t d = 0; d < depth; ++d) {
-      isl::aff a = d < own ? isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d))
-                   : d < own + first->size() ? (*first)[d - own]
-                   : b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
+      isl::aff a;
+      if (d < own)
+        a = isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d));
+      else if (d < own + first->size())
+        a = (*first)[d - own];
+      else
+        a = b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
       list = isl_aff_list_add(list, a.release());
     }
     isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(

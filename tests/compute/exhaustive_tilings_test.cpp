@@ -63,7 +63,7 @@ int64_t extent_of(const design& d, const std::string& loop) {
 
 // ---- tilings ----------------------------------------------------------------------------------
 
-using tiling = std::vector<int64_t>;  // first-level factor values, one per first-level factor
+using tiling = std::vector<int64_t>;  // first-level factor values, one per band loop
 
 // Every combination of values in [1, range[l]].
 std::vector<tiling> every_combination(const std::vector<int64_t>& range) {
@@ -149,7 +149,8 @@ struct kernel_case {
 // and their ranges X + 1.
 std::pair<std::vector<std::string>, std::vector<int64_t>> loops_and_ranges(const design& d) {
   std::vector<std::string> loops = band_loops(d);
-  std::stable_sort(loops.begin(), loops.end(), [&](const auto& a, const auto& b) { return extent_of(d, a) > extent_of(d, b); });
+  std::stable_sort(loops.begin(), loops.end(),
+                   [&](const auto& a, const auto& b) { return extent_of(d, a) > extent_of(d, b); });
   std::vector<int64_t> range;
   for (const auto& l : loops) range.push_back(extent_of(d, l) + 1);
   return {loops, range};
