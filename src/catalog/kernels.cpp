@@ -114,4 +114,37 @@ kernel lu_uniform() {
   return k;
 }
 
+kernel trmm() {
+  kernel k("trmm");
+  param M = k.param("M", 1024), N = k.param("N", 1024);
+  auto A = k.input<float>("A", {M, M});
+  auto B = k.input<float>("B", {M, N});
+  auto C = k.output<float>("C", {M, N});
+  loop i("i", M), j("j", N), kk("k", i, M);
+  C(i, j) += A(i, kk) * B(kk, j);
+  return k;
+}
+
+kernel causal_conv() {
+  kernel k("causal_conv");
+  param N = k.param("N", 1024), K = k.param("K", 16);
+  auto x = k.input<float>("x", {N});
+  auto h = k.input<float>("h", {K});
+  auto y = k.output<float>("y", {N});
+  loop i("i", N), t("k", K);
+  if_(t <= i, [&] { y(i) += x(i - t) * h(t); });
+  return k;
+}
+
+kernel trmv_t() {
+  kernel k("trmv_t");
+  param N = k.param("N", 1024);
+  auto L = k.input<float>("L", {N, N});
+  auto x = k.input<float>("x", {N});
+  auto y = k.output<float>("y", {N});
+  loop j("j", N), i("i", j, N);
+  y(j) += L(i, j) * x(i);
+  return k;
+}
+
 }  // namespace sadsl::catalog

@@ -13,6 +13,7 @@
 #include "sadsl/dsl/to_isl.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/poly/dump.hpp"
+#include "init_placement.hpp"
 
 namespace sadsl {
 
@@ -88,16 +89,25 @@ public:
 
 private:
   // S[x] -> band[x_1..x_depth]: missing loops at their first iteration, or their last for
-  // statements that come after the main statement.
+  // statements that come after the main statement; an implicit initialization at the first
+  // instance of its reduction (init_placement.hpp).
   isl::multi_aff placement(const statement_info& s, size_t depth) const {
     const auto& band_loops = main_->record->loops;
     bool after = &s > main_;
     isl::space sp = s.domain.space();
+    const statement_info* reduction = detail::reduction_of(p_, s);
+    auto first = reduction ? detail::first_reduction_instance(s, *reduction, depth) : std::nullopt;
+    if (!first) first.emplace();
+    size_t own = s.loops.size();
     isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
     for (size_t d = 0; d < depth; ++d) {
-      isl::aff a = d < s.loops.size()
-                       ? isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d))
-                       : b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
+      isl::aff a;
+      if (d < own)
+        a = isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d));
+      else if (d < own + first->size())
+        a = (*first)[d - own];
+      else
+        a = b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
       list = isl_aff_list_add(list, a.release());
     }
     isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(
@@ -159,12 +169,21 @@ private:
     return out;
   }
 
+  // Reported at the sink statement's recording site (and the source's, when elsewhere).
   void check_uniform(const band& b) const {
-    for (const auto& d : b.deps)
-      if (!d.uniform)
-        throw error(fmt::format("kernel \"{}\" cannot be mapped to a systolic array: the {} is not uniform over the "
-                                "loops [{}]: distance {}",
-                                p_.kernel().name(), d.describe(p_), fmt::join(b.loop_names(), ", "), isl_str(d.deltas)));
+    for (const auto& d : b.deps) {
+      if (d.uniform) continue;
+      const auto& sink = p_.statement(d.dep.sink).record->where;
+      const auto& source = p_.statement(d.dep.source).record->where;
+      std::string elsewhere = format_location(source) == format_location(sink)
+                                  ? ""
+                                  : fmt::format(" ({} is recorded at {})", d.dep.source.name(), format_location(source));
+      throw error(fmt::format("kernel \"{}\" cannot be mapped to a systolic array: the {} is not uniform over the "
+                              "loops [{}]: distance {}{}",
+                              p_.kernel().name(), d.describe(p_), fmt::join(b.loop_names(), ", "), isl_str(d.deltas),
+                              elsewhere),
+                  sink);
+    }
   }
 
   const program& p_;

@@ -12,6 +12,10 @@
 namespace sadsl {
 
 std::vector<design> designs(const kernel& k, const design_options& options) {
+  if (options.max_space_dims < 1 || options.max_space_dims > 3)
+    throw error(fmt::format("designs of kernel \"{}\": design_options::max_space_dims = {}, but a systolic array has "
+                            "1, 2 or 3 space dimensions",
+                            k.name(), options.max_space_dims));
   program p = expand_local_tensors(build_program(k));
   auto b = std::make_shared<const band>(outermost_band(p));
   std::vector<design> out;

@@ -95,6 +95,9 @@ design_or_reason space_time(std::shared_ptr<const band> b, const std::vector<std
 }
 
 std::vector<design> space_time_candidates(std::shared_ptr<const band> b, int max_dims) {
+  if (max_dims < 1 || max_dims > 3)
+    throw error(fmt::format("space_time_candidates: max_dims = {}, but a systolic array has 1, 2 or 3 space dimensions",
+                            max_dims));
   auto pool = space_loop_candidates(*b);
   std::vector<design> out;
   for (size_t k = 1; k <= static_cast<size_t>(max_dims) && k <= pool.size(); ++k) {

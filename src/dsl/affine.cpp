@@ -146,9 +146,9 @@ condition operator>=(const affine& a, const affine& b) { return compare(a, b, ">
 const std::string& param::name() const { return node_->name; }
 int64_t param::value() const { return node_->value; }
 param_id param::id() const { return node_->param_identity(); }
-void param::set(int64_t value) const {
+void param::set(int64_t value, std::source_location where) const {
   if (value < 1)
-    throw error(fmt::format("param \"{}\" set to {}: problem sizes must be at least 1", node_->name, value));
+    throw error(fmt::format("param \"{}\" set to {}: problem sizes must be at least 1", node_->name, value), where);
   node_->value = value;
 }
 

@@ -180,6 +180,11 @@ std::string_view type_name(elem_type t) {
   return "?";
 }
 
+std::string with_article(elem_type t) {
+  std::string_view name = type_name(t);  // "uint..." is read "you-int": only "int..." takes "an"
+  return std::string(name.front() == 'i' ? "an " : "a ").append(name);
+}
+
 int type_size(elem_type t) {
   return visit_type(t, [](auto v) { return static_cast<int>(sizeof(v)); });
 }

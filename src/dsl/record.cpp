@@ -83,8 +83,8 @@ public:
       check_access(*r.tensor, r.index);
     });
     if (!rhs.is_literal() && rhs.type() != lhs->type)
-      fail(fmt::format("assigning a {} expression to {} tensor \"{}\" without a cast: {} {} {}; use cast<{}>(...)",
-                       type_name(rhs.type()), type_name(lhs->type), lhs->name, access_text(*lhs, index), op_text(op),
+      fail(fmt::format("assigning {} expression to {} tensor \"{}\" without a cast: {} {} {}; use cast<{}>(...)",
+                       with_article(rhs.type()), type_name(lhs->type), lhs->name, access_text(*lhs, index), op_text(op),
                        rhs.str(), type_name(lhs->type)));
 
     statement_record s;

@@ -7,21 +7,81 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "sadsl/error.hpp"
 
 namespace sadsl::ast_exec {
 
 namespace {
 
-int64_t floor_div(int64_t a, int64_t b) {
+// Schedule expressions are evaluated in 64 bits; an overflow or a zero divisor would silently run
+// the wrong instances, so each is an internal error instead.
+[[noreturn]] void arithmetic_failure(const char* what) {
+  throw internal_error(fmt::format("interpreter: {} while evaluating a schedule expression", what));
+}
+
+int64_t checked_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) arithmetic_failure("64-bit overflow in an addition");
+  return r;
+}
+
+int64_t checked_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) arithmetic_failure("64-bit overflow in a subtraction");
+  return r;
+}
+
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) arithmetic_failure("64-bit overflow in a multiplication");
+  return r;
+}
+
+void check_divisor(int64_t a, int64_t b) {
+  if (b == 0) arithmetic_failure("a division by zero");
+  if (b == -1 && a == std::numeric_limits<int64_t>::min()) arithmetic_failure("64-bit overflow in a division");
+}
+
+int64_t quotient(int64_t a, int64_t b) {  // truncating, as C
+  check_divisor(a, b);
+  return a / b;
+}
+
+int64_t floor_quotient(int64_t a, int64_t b) {
+  check_divisor(a, b);
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t remainder(int64_t a, int64_t b) {
+  check_divisor(a, b);
+  return a % b;
+}
+
+// How many arguments each operation takes: {min, max} (max < 0: any number from min on).
+std::pair<int, int> arity(int_op op) {
+  switch (op) {
+    case int_op::neg: return {1, 1};
+    case int_op::select: return {3, 3};
+    case int_op::min: case int_op::max: case int_op::land: case int_op::lor: return {2, -1};
+    default: return {2, 2};
+  }
 }
 
 // Every isl object obtained here is owned by a C++ wrapper at once (isl::manage), so nothing leaks
 // when a statement name is unknown and the translation throws half-way.
 isl::ast_node managed(isl_ast_node* n) { return isl::manage(n); }
 isl::ast_expr managed(isl_ast_expr* e) { return isl::manage(e); }
+
+int64_t to_int64(const isl::val& v) {
+  SADSL_INTERNAL_ASSERT(
+      v.is_int() && v.ge(std::numeric_limits<long>::min()) && v.le(std::numeric_limits<long>::max()),
+      "an isl AST constant does not fit in 64 bits");
+  return v.get_num_si();
+}
 
 std::string id_name(const isl::ast_expr& e) {
   isl::id id = isl::manage(isl_ast_expr_get_id(e.get()));
@@ -77,6 +137,11 @@ public:
   }
 
   int slots() const { return static_cast<int>(slots_.size()); }
+  std::vector<std::string> slot_names() const {
+    std::vector<std::string> out(slots_.size());
+    for (const auto& [name, slot] : slots_) out[static_cast<size_t>(slot)] = name;
+    return out;
+  }
 
 private:
   int slot_of(const std::string& name) {
@@ -89,7 +154,7 @@ private:
     int_expr out;
     switch (isl_ast_expr_get_type(e)) {
       case isl_ast_expr_int:
-        out.value = isl::manage(isl_ast_expr_get_val(e)).get_num_si();
+        out.value = to_int64(isl::manage(isl_ast_expr_get_val(e)));
         return out;
       case isl_ast_expr_id: {
         std::string name = id_name(expr);
@@ -106,6 +171,9 @@ private:
     }
     out.op = op_of(isl_ast_expr_op_get_type(e));
     int n = isl_ast_expr_op_get_n_arg(e);
+    auto [least, most] = arity(out.op);
+    SADSL_INTERNAL_ASSERT(n >= least && (most < 0 || n <= most),
+                          fmt::format("isl AST operation {} with {} arguments", static_cast<int>(out.op), n));
     for (int i = 0; i < n; ++i) out.args.push_back(translate_expr(managed(isl_ast_expr_op_get_arg(e, i))));
     return out;
   }
@@ -140,46 +208,74 @@ private:
   std::map<std::string, int> slots_;
 };
 
-void execute_node(const node& n, std::vector<int64_t>& slots, const std::function<void(int, const int64_t*)>& call,
-                  std::vector<int64_t>& coords) {
-  switch (n.kind) {
-    case node_kind::for_loop:
-      for (slots[n.slot] = evaluate(n.init, slots); evaluate(n.cond, slots); slots[n.slot] += evaluate(n.inc, slots))
-        execute_node(n.children[0], slots, call, coords);
-      break;
-    case node_kind::if_then:
-      if (evaluate(n.cond, slots)) execute_node(n.children[0], slots, call, coords);
-      else if (n.children.size() > 1) execute_node(n.children[1], slots, call, coords);
-      break;
-    case node_kind::block:
-      for (const auto& c : n.children) execute_node(c, slots, call, coords);
-      break;
-    case node_kind::call:
-      coords.resize(n.args.size());
-      for (size_t i = 0; i < n.args.size(); ++i) coords[i] = evaluate(n.args[i], slots);
-      call(n.statement, coords.data());
-      break;
+class walker {
+public:
+  walker(const tree& t, const call_fn& call) : t_(t), call_(call), slots_(static_cast<size_t>(t.slots), 0) {}
+
+  void walk(const node& n) {
+    switch (n.kind) {
+      case node_kind::for_loop:
+        active_.push_back(n.slot);
+        for (slots_[n.slot] = evaluate(n.init, slots_); evaluate(n.cond, slots_);
+             slots_[n.slot] = checked_add(slots_[n.slot], evaluate(n.inc, slots_)))
+          walk(n.children[0]);
+        active_.pop_back();
+        break;
+      case node_kind::if_then:
+        if (evaluate(n.cond, slots_)) walk(n.children[0]);
+        else if (n.children.size() > 1) walk(n.children[1]);
+        break;
+      case node_kind::block:
+        for (const auto& c : n.children) walk(c);
+        break;
+      case node_kind::call:
+        coords_.resize(n.args.size());
+        for (size_t i = 0; i < n.args.size(); ++i) coords_[i] = evaluate(n.args[i], slots_);
+        call_(n.statement, coords_.data(), call_site{&t_, &active_, &slots_});
+        break;
+    }
   }
-}
+
+private:
+  const tree& t_;
+  const call_fn& call_;
+  std::vector<int64_t> slots_, coords_;
+  std::vector<int> active_;  // the slots of the enclosing loops, outermost first
+};
 
 }  // namespace
 
 int64_t evaluate(const int_expr& e, const std::vector<int64_t>& s) {
-  auto a = [&](int i) { return evaluate(e.args[i], s); };
+  auto a = [&](size_t i) { return evaluate(e.args[i], s); };
   switch (e.op) {
     case int_op::constant: return e.value;
     case int_op::slot: return s[e.slot];
-    case int_op::add: return a(0) + a(1);
-    case int_op::sub: return a(0) - a(1);
-    case int_op::mul: return a(0) * a(1);
-    case int_op::neg: return -a(0);
-    case int_op::div: case int_op::pdiv_q: return a(0) / a(1);  // exact or non-negative: truncation is right
-    case int_op::fdiv_q: return floor_div(a(0), a(1));
-    case int_op::pdiv_r: case int_op::zdiv_r: return a(0) % a(1);
-    case int_op::min: return std::min(a(0), a(1));
-    case int_op::max: return std::max(a(0), a(1));
-    case int_op::land: return a(0) && a(1);
-    case int_op::lor: return a(0) || a(1);
+    case int_op::add: return checked_add(a(0), a(1));
+    case int_op::sub: return checked_sub(a(0), a(1));
+    case int_op::mul: return checked_mul(a(0), a(1));
+    case int_op::neg: return checked_sub(0, a(0));
+    case int_op::div: case int_op::pdiv_q: return quotient(a(0), a(1));  // exact or non-negative: truncation
+    case int_op::fdiv_q: return floor_quotient(a(0), a(1));
+    case int_op::pdiv_r: case int_op::zdiv_r: return remainder(a(0), a(1));
+    // min and max take two or more arguments (isl folds nested bounds into one n-ary operation).
+    case int_op::min: {
+      int64_t m = a(0);
+      for (size_t i = 1; i < e.args.size(); ++i) m = std::min(m, a(i));
+      return m;
+    }
+    case int_op::max: {
+      int64_t m = a(0);
+      for (size_t i = 1; i < e.args.size(); ++i) m = std::max(m, a(i));
+      return m;
+    }
+    case int_op::land:
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (!a(i)) return 0;
+      return 1;
+    case int_op::lor:
+      for (size_t i = 0; i < e.args.size(); ++i)
+        if (a(i)) return 1;
+      return 0;
     case int_op::eq: return a(0) == a(1);
     case int_op::le: return a(0) <= a(1);
     case int_op::lt: return a(0) < a(1);
@@ -187,7 +283,7 @@ int64_t evaluate(const int_expr& e, const std::vector<int64_t>& s) {
     case int_op::gt: return a(0) > a(1);
     case int_op::select: return a(0) ? a(1) : a(2);
   }
-  return 0;
+  SADSL_INTERNAL_ASSERT(false, "unknown schedule expression operation");
 }
 
 tree translate(const isl::schedule& schedule, const isl::set& param_values, const std::map<std::string, int64_t>& params,
@@ -200,12 +296,17 @@ tree translate(const isl::schedule& schedule, const isl::set& param_values, cons
   tree out;
   out.root = t.translate_node(root);
   out.slots = t.slots();
+  out.slot_names = t.slot_names();
   return out;
 }
 
-void execute(const tree& t, const std::function<void(int, const int64_t*)>& call) {
-  std::vector<int64_t> slots(t.slots, 0), coords;
-  execute_node(t.root, slots, call, coords);
+void execute(const tree& t, const call_fn& call) { walker(t, call).walk(t.root); }
+
+std::string call_site::str() const {
+  std::vector<std::string> parts;
+  for (int s : *loops)
+    parts.push_back(fmt::format("{} = {}", t->slot_names[static_cast<size_t>(s)], (*slots)[static_cast<size_t>(s)]));
+  return parts.empty() ? "outside every loop" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace sadsl::ast_exec

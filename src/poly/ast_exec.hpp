@@ -37,7 +37,19 @@ struct node {
 struct tree {
   node root;
   int slots = 0;
+  std::vector<std::string> slot_names;  // isl's iterator names (c0, c1, ...)
 };
+
+/// Where a call executes: the iterators of its enclosing loops (valid during the call only).
+struct call_site {
+  const tree* t;
+  const std::vector<int>* loops;  // slots, outermost first
+  const std::vector<int64_t>* slots;
+  /// "c0 = 5, c1 = 2, c3 = 1"
+  std::string str() const;
+};
+
+using call_fn = std::function<void(int statement, const int64_t* coordinates, const call_site& where)>;
 
 /// Generates isl's AST for `schedule` with the params fixed by `param_values`, then translates it.
 /// `statement_index` maps a statement name to its index (throws for unknown names).
@@ -45,7 +57,8 @@ tree translate(const isl::schedule& schedule, const isl::set& param_values,
                const std::map<std::string, int64_t>& params,
                const std::function<int(const std::string&)>& statement_index);
 
-/// Walks the tree, calling `call(statement, coordinates)` for every statement instance in order.
-void execute(const tree& t, const std::function<void(int, const int64_t*)>& call);
+/// Walks the tree, calling `call(statement, coordinates, where)` for every statement instance in
+/// order.
+void execute(const tree& t, const call_fn& call);
 
 }  // namespace sadsl::ast_exec

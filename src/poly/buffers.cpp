@@ -1,6 +1,11 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <new>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -22,12 +27,60 @@ int64_t element_count(const std::vector<int64_t>& extents) {
   return n;
 }
 
+// The bytes one buffers object may allocate: the machine's physical memory. The buffers are
+// zero-filled, which touches every page: past that, Linux would not fail the allocation but kill
+// the process.
+uint64_t memory_limit() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page)
+                               : std::numeric_limits<uint64_t>::max();
+}
+
+// A tensor's size at the current param values, computed without overflow before allocating.
+struct tensor_size {
+  std::string what;     // "tensor \"A\" of kernel \"k\"", for messages
+  std::string extents;  // "[N, N] = [1024, 1024]"
+  int64_t elements = 0, bytes = 0;
+
+  tensor_size(const std::string& kernel_name, const detail::tensor_node& t, const std::vector<int64_t>& values)
+      : what(fmt::format("tensor \"{}\" of kernel \"{}\"", t.name, kernel_name)) {
+    std::vector<std::string> texts;
+    for (const auto& e : t.extents) texts.push_back(e.str());
+    extents = fmt::format("[{}] = [{}]", fmt::join(texts, ", "), fmt::join(values, ", "));
+    elements = 1;
+    for (int64_t v : values)
+      if (__builtin_mul_overflow(elements, v, &elements))
+        throw error(fmt::format("{} is too large: extents {} at the current param values make more than 2^63 elements",
+                                what, extents));
+    int64_t size = type_size(t.type);
+    if (__builtin_mul_overflow(elements, size, &bytes))
+      throw error(fmt::format("{} is too large: extents {} at the current param values make {} elements of {} bytes, "
+                              "more than 2^63 bytes",
+                              what, extents, elements, size));
+  }
+  std::string str() const { return fmt::format("extents {}, {} elements ({} bytes)", extents, elements, bytes); }
+};
+
+void check_memory(const std::string& kernel_name, const std::vector<tensor_size>& sizes, uint64_t total) {
+  uint64_t limit = memory_limit();
+  if (total <= limit) return;
+  auto largest = std::max_element(sizes.begin(), sizes.end(),
+                                  [](const tensor_size& a, const tensor_size& b) { return a.bytes < b.bytes; });
+  std::string need = total == std::numeric_limits<uint64_t>::max() ? "more than 2^64" : std::to_string(total);
+  throw error(fmt::format("buffers of kernel \"{}\" need {} bytes at the current param values, more than this "
+                          "machine's memory ({} bytes); the largest is {}: {}",
+                          kernel_name, need, limit, largest->what, largest->str()));
+}
+
 }  // namespace
 
 buffers::buffers(const kernel& k) : buffers(k.name(), k.tensors()) {}
 
 buffers::buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& tensors, bool locals)
     : kernel_name_(kernel_name) {
+  std::vector<buffer> made;
+  std::vector<tensor_size> sizes;
+  uint64_t total = 0;
   for (const auto& t : tensors) {
     if ((t->role == tensor_role::local) != locals) continue;
     buffer b;
@@ -39,9 +92,23 @@ buffers::buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& 
                                 t->name, v));
       b.extents.push_back(v);
     }
-    auto n = static_cast<size_t>(element_count(b.extents));
-    visit_type(t->type, [&](auto v) { b.data = std::vector<decltype(v)>(n); });
-    buffers_.emplace(t->name, std::move(b));
+    sizes.emplace_back(kernel_name, *t, b.extents);
+    if (__builtin_add_overflow(total, static_cast<uint64_t>(sizes.back().bytes), &total))
+      total = std::numeric_limits<uint64_t>::max();
+    made.push_back(std::move(b));
+  }
+  check_memory(kernel_name, sizes, total);
+  for (size_t i = 0; i < made.size(); ++i) {
+    buffer& b = made[i];
+    auto n = static_cast<size_t>(sizes[i].elements);
+    try {
+      visit_type(b.tensor->type, [&](auto v) { b.data = std::vector<decltype(v)>(n); });
+    } catch (const std::bad_alloc&) {
+      throw error(fmt::format("could not allocate {}: {}", sizes[i].what, sizes[i].str()));
+    } catch (const std::length_error&) {
+      throw error(fmt::format("could not allocate {}: {}", sizes[i].what, sizes[i].str()));
+    }
+    buffers_.emplace(b.tensor->name, std::move(b));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ast_exec.hpp"
+#include "instance_check.hpp"
 #include "sadsl/dsl/to_isl.hpp"
 #include "sadsl/error.hpp"
 
@@ -244,14 +245,20 @@ void check_extents(const program& p, const buffers& data, const std::vector<stor
 
 }  // namespace
 
-void run(const program& p, buffers& data) { run(p, p.schedule(), data); }
+void run(const program& p, buffers& data) { run(p, p.schedule(), data, run_options{}); }
 
-void run(const program& p, const isl::schedule& schedule, buffers& data) { run(p, schedule, data, {}); }
+void run(const program& p, buffers& data, const run_options& options) { run(p, p.schedule(), data, options); }
+
+void run(const program& p, const isl::schedule& schedule, buffers& data) { run(p, schedule, data, run_options{}); }
 
 void run(const program& p, const isl::schedule& schedule, buffers& data, const std::vector<stored_layout>& layouts) {
-  check_extents(p, data, layouts);
+  run(p, schedule, data, run_options{layouts, false});
+}
+
+void run(const program& p, const isl::schedule& schedule, buffers& data, const run_options& options) {
+  check_extents(p, data, options.layouts);
   buffers locals(p.kernel().name(), tensors_of(p), true);  // zero-filled, for this run only
-  std::vector<compiled_statement> statements = compile_statements(p, data, locals, layouts);
+  std::vector<compiled_statement> statements = compile_statements(p, data, locals, options.layouts);
   std::map<std::string, int64_t> params;
   for (const auto& prm : p.kernel().params()) params[prm.name()] = prm.value();
   auto index = [&](const std::string& name) {
@@ -262,7 +269,20 @@ void run(const program& p, const isl::schedule& schedule, buffers& data, const s
   };
   isl::set values = isl_builder(p.kernel()).param_values().intersect(p.context());
   ast_exec::tree tree = ast_exec::translate(schedule, values, params, index);
-  ast_exec::execute(tree, [&](int stmt, const int64_t* coords) { execute_statement(statements[stmt], coords); });
+  if (!options.check_instances) {
+    ast_exec::execute(tree, [&](int stmt, const int64_t* coords, const ast_exec::call_site&) {
+      execute_statement(statements[stmt], coords);
+    });
+    return;
+  }
+  // Checked before executing: an instance outside its domain is reported as such, not as an access
+  // out of bounds.
+  detail::instance_checker checker(p, values);
+  ast_exec::execute(tree, [&](int stmt, const int64_t* coords, const ast_exec::call_site& where) {
+    checker.executed(stmt, coords, where);
+    execute_statement(statements[stmt], coords);
+  });
+  checker.finish();
 }
 
 }  // namespace sadsl

@@ -110,18 +110,23 @@ TEST_CASE("padded extents: non-divisor first-level factors pad to whole tiles") 
 }
 
 TEST_CASE("legality errors name the statement and the dependence") {
-  CHECK(message_of([] { designs(catalog::lu()); }) ==
-        "kernel \"lu\" cannot be mapped to a systolic array: the flow dependence of S0 (A(i, j) -= A(i, k) * A(k, j)) "
-        "on A(k, j) from S2 (A(i, j2) -= A(i, k2) * A(k2, j2)) is not uniform over the loops [i]: distance [N] -> { "
-        "band[i] : 2 <= i <= -2 + N }");
+  // Reported at the recording site of the catalogue's statement (exact texts: tests/dsl).
+  std::string lu = message_of([] { designs(catalog::lu()); });
+  CHECK_THAT(lu, Catch::StartsWith("kernels.cpp:"));
+  CHECK_THAT(lu, Catch::Contains(": kernel \"lu\" cannot be mapped to a systolic array: the flow dependence of S0 "
+                                 "(A(i, j) -= A(i, k) * A(k, j)) on A(k, j) from S2 (A(i, j2) -= A(i, k2) * A(k2, j2)) "
+                                 "is not uniform over the loops [i]: distance [N] -> { band[i] : 2 <= i <= -2 + N } (S2 "
+                                 "is recorded at kernels.cpp:"));
   kernel bad("bad");
   param N = bad.param("N", 8);
   auto A = bad.inout<float>("A", {2 * N});
   loop i("i", N);
-  A(i) += A(2 * i);
+  A(i) += A(2 * i); int line = __LINE__;
   CHECK(message_of([&] { designs(bad); }) ==
-        "kernel \"bad\" cannot be mapped to a systolic array: the anti dependence of S0 (A(i) += A(2*i)) on A(i) from "
-        "S0 (A(i) += A(2*i)) is not uniform over the loops [i]: distance [N] -> { band[i] : 0 < i < N and 2i < N }");
+        "design_space_test.cpp:" + std::to_string(line) +
+            ": kernel \"bad\" cannot be mapped to a systolic array: the anti dependence of S0 (A(i) += A(2*i)) on A(i) "
+            "from S0 (A(i) += A(2*i)) is not uniform over the loops [i]: distance [N] -> { band[i] : 0 < i < N and 2i < "
+            "N }");
 }
 
 TEST_CASE("several outermost nests") {
@@ -208,8 +213,8 @@ TEST_CASE("uniformized LU: local tensors expanded, band [k, j, i], AutoSA's tria
   buffers a(k), b(k);
   a.randomize_inputs(5);
   b.randomize_inputs(5);
-  run(build_program(k), a);
-  run(expand_local_tensors(build_program(k)), b);
+  run_checked(build_program(k), a);
+  run_checked(expand_local_tensors(build_program(k)), b);
   CHECK(a == b);
 }
 

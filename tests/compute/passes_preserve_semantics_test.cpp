@@ -1,15 +1,19 @@
 // Every dataflow x permutation of MM, CNN, MTTKRP, TTMc, FIR and the uniformized LU (with its local
 // tensors expanded), after each pass (space-time,
 // array partitioning, latency hiding, SIMD), on random tilings (non-divisors, T1 > N, T1 = 1,
-// T1 = N included), executed by the reference interpreter: equal to the untransformed kernel, bit
-// for bit (every schedule keeps each accumulation in its order, so floats are exact too).
+// T1 = N included), executed by the reference interpreter with its instance check (every instance
+// of every domain exactly once): equal to the untransformed kernel, bit for bit (every schedule
+// keeps each accumulation in its order, so floats are exact too).
 #include <catch2/catch.hpp>
 
 #include <random>
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
+using sadsl::testing::run_checked;
 
 namespace {
 
@@ -54,7 +58,7 @@ struct checker {
 
   explicit checker(kernel kk) : k(std::move(kk)), p(build_program(k)), expected(k) {
     expected.randomize_inputs(42);
-    run(p, expected);
+    run_checked(p, expected);
   }
 
   void check(const design& d, const design_point& v) {
@@ -64,7 +68,7 @@ struct checker {
     data.randomize_inputs(42);
     auto layouts = stored_layouts(d);
     for (const auto& l : layouts) data.permute(l.tensor.name(), l.order);
-    run(*d.band->source, concrete_schedule(d, v), data, layouts);  // the design's (expanded) program
+    run_checked(*d.band->source, concrete_schedule(d, v), data, layouts);  // the design's (expanded) program
     for (const auto& t : k.tensors())
       if (t->role != tensor_role::input && t->role != tensor_role::local)
         CHECK(data.all().at(t->name).data == expected.all().at(t->name).data);

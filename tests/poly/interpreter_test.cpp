@@ -6,7 +6,10 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
+using sadsl::testing::run_checked;
 
 namespace {
 
@@ -17,7 +20,7 @@ void set_sizes(kernel& k, std::initializer_list<std::pair<const char*, int64_t>>
 buffers run_random(const kernel& k, uint64_t seed) {
   buffers data(k);
   data.randomize_inputs(seed);
-  run(build_program(k), data);
+  run_checked(build_program(k), data);
   return data;
 }
 
@@ -116,7 +119,7 @@ TEST_CASE("interpreter: PolyBench LU equals hand-written loops bit for bit") {
   for (int r = 0; r < N; ++r)
     for (int c = 0; c < N; ++c) A[r * N + c] = (r == c ? N : 0) + ((r * 7 + c * 3) % 5) * 0.25;
   std::vector<double> ref = A;
-  run(build_program(k), data);
+  run_checked(build_program(k), data);
   for (int i = 0; i < N; ++i) {
     for (int j = 0; j < i; ++j) {
       for (int kk = 0; kk < j; ++kk) ref[i * N + j] -= ref[i * N + kk] * ref[kk * N + j];
@@ -136,7 +139,7 @@ TEST_CASE("interpreter: uniformized LU equals hand-written loops and factorizes 
   auto& A = data.get<float>("A");
   for (int r = 0; r < N; ++r)
     for (int c = 0; c < N; ++c) A[r * N + c] = (r == c ? 10.f : 0.f) + float((r * 7 + c * 3) % 5);
-  run(build_program(k), data);
+  run_checked(build_program(k), data);
 
   std::vector<float> prev_V(N * N), V(N * N), U_tmp(N * N), L_tmp(N * N), L(N * N), U(N * N);
   auto at = [&](int i, int j) { return i * N + j; };
@@ -182,7 +185,7 @@ TEST_CASE("interpreter: integer kernels follow C promotion and truncation") {
   D(i2) = cast<uint32_t>(A(i2, 0)) - 5u * cast<uint32_t>(B(0, i2));  // modulo 2^32
   buffers data(k);
   data.randomize_inputs(9);
-  run(build_program(k), data);
+  run_checked(build_program(k), data);
   const auto& a = data.get<int8_t>("A");
   const auto& b = data.get<uint8_t>("B");
   std::vector<int8_t> c(36);
@@ -204,14 +207,14 @@ TEST_CASE("interpreter: runs a transformed schedule (loop interchange) to the sa
   buffers original(k), interchanged(k);
   original.randomize_inputs(11);
   interchanged.randomize_inputs(11);
-  run(p, original);
+  run_checked(p, original);
   // j outermost, then i; k stays innermost so every C(i, j) sums in the same order.
   isl::union_map order(isl::ctx(k.ctx()),
                        "[I, J, K] -> { S0[i, j] -> [j, i, 0, 0]; S1[i, j, kk] -> [j, i, 1, kk] }");
   isl::schedule s = isl::manage(isl_schedule_from_domain(p.domain().copy()));
   s = isl::manage(isl_schedule_insert_partial_schedule(
       s.release(), isl_multi_union_pw_aff_from_union_map(order.release())));
-  run(p, s, interchanged);
+  run_checked(p, s, interchanged);
   CHECK(dump_schedule_code(p, s).substr(0, 33) == "for (int c0 = 0; c0 < J; c0 += 1)");
   CHECK(original == interchanged);
 }

@@ -1,6 +1,11 @@
 // User errors found when the whole kernel is known (program building, interpretation).
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+
 #include <sadsl/sadsl.hpp>
 
 #include "../support/test_support.hpp"
@@ -93,3 +98,57 @@ TEST_CASE("a schedule of another kernel") {
   CHECK(message_of([&] { run(pb, s, data); }) ==
         "schedule names statement \"S7\", which kernel \"lu\" does not have");
 }
+
+TEST_CASE("buffers too large for 64 bits or for the machine") {
+  kernel k("big");
+  param N = k.param("N", 4);
+  auto A = k.input<float>("A", {N, N, N, N});
+  auto D = k.output<double>("D", {N});
+  loop i("i", N);
+  D(i) = cast<double>(A(i, i, i, i));
+  N.set(int64_t{1} << 20);  // 2^80 elements of A
+  CHECK(message_of([&] { buffers b(k); }) ==
+        "tensor \"A\" of kernel \"big\" is too large: extents [N, N, N, N] = [1048576, 1048576, 1048576, 1048576] at "
+        "the current param values make more than 2^63 elements");
+  kernel k2("long");
+  param M = k2.param("M", 4);
+  auto E = k2.output<double>("E", {M});
+  loop j("j", M);
+  E(j) = 1.0;
+  M.set(int64_t{1} << 61);  // 2^61 elements of 8 bytes
+  CHECK(message_of([&] { buffers b(k2); }) ==
+        "tensor \"E\" of kernel \"long\" is too large: extents [M] = [2305843009213693952] at the current param "
+        "values make 2305843009213693952 elements of 8 bytes, more than 2^63 bytes");
+  N.set(int64_t{1} << 11);  // A: 2^44 elements, 2^46 bytes (64 TiB); D: 2^11 elements, 2^14 bytes
+  std::string message = message_of([&] { buffers b(k); });
+  CHECK_THAT(message, Catch::StartsWith("buffers of kernel \"big\" need 70368744194048 bytes at the current param "
+                                        "values, more than this machine's memory ("));
+  CHECK_THAT(message, Catch::EndsWith(" bytes); the largest is tensor \"A\" of kernel \"big\": extents [N, N, N, N] "
+                                      "= [2048, 2048, 2048, 2048], 17592186044416 elements (70368744177664 bytes)"));
+}
+
+// An allocation that fails although the machine has the memory (here: an address-space limit just
+// above what the process uses). Not under AddressSanitizer, whose allocator dies instead of
+// throwing std::bad_alloc.
+#if !defined(__SANITIZE_ADDRESS__)
+TEST_CASE("a failed allocation names the tensor and its size") {
+  kernel k("alloc");
+  param N = k.param("N", 4);
+  auto A = k.output<float>("A", {N});
+  loop i("i", N);
+  A(i) = 1.0f;
+  N.set(int64_t{1} << 28);  // 1 GiB
+  long pages = 0;
+  std::ifstream("/proc/self/statm") >> pages;
+  REQUIRE(pages > 0);
+  rlimit old{};
+  REQUIRE(getrlimit(RLIMIT_AS, &old) == 0);
+  rlimit tight = old;
+  tight.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t{1} << 27);
+  REQUIRE(setrlimit(RLIMIT_AS, &tight) == 0);
+  std::string message = message_of([&] { buffers b(k); });
+  setrlimit(RLIMIT_AS, &old);
+  CHECK(message == "could not allocate tensor \"A\" of kernel \"alloc\": extents [N] = [268435456], 268435456 "
+                   "elements (1073741824 bytes)");
+}
+#endif

@@ -11,6 +11,8 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/test_support.hpp"
+
 using namespace sadsl;
 
 namespace {
@@ -245,7 +247,7 @@ TEST_CASE("random kernels: interpreter equals the naive evaluator, errors are sa
     buffers by_isl(*k), naive(*k);
     by_isl.randomize_inputs(seed);
     naive.randomize_inputs(seed);
-    run(*p, by_isl);
+    sadsl::testing::run_checked(*p, by_isl);
     run_naive(*k, naive);
     CHECK(by_isl == naive);
   }

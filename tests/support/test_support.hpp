@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sadsl/error.hpp"
+#include "sadsl/poly/interpreter.hpp"
 
 namespace sadsl::testing {
 
@@ -25,6 +26,14 @@ std::string message_of(F&& f) {
   }
   return "(no sadsl::error)";
 }
+
+/// The interpreter with its self-check on: every executed instance in its domain, each once, all
+/// of them (tests run every schedule this way).
+inline void run_checked(const program& p, const isl::schedule& schedule, buffers& data,
+                        std::vector<stored_layout> layouts = {}) {
+  run(p, schedule, data, run_options{std::move(layouts), true});
+}
+inline void run_checked(const program& p, buffers& data) { run_checked(p, p.schedule(), data); }
 
 /// Compares text with tests/golden/<area>/<name>.txt. SADSL_UPDATE_GOLDEN=1 rewrites the file
 /// and fails the test (an update run must never count as a passing run).

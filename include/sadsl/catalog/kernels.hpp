@@ -24,5 +24,14 @@ kernel lu();
 /// loops k, j in [k, N), i in [k, N); propagation tensors prev_V, V, U_tmp, L_tmp are local.
 /// Outputs L and U, float, N = 32.
 kernel lu_uniform();
+/// BLAS TRMM (left side, A upper triangular): C(i,j) += A(i,k) * B(k,j) with k in [i, M) as a
+/// loop bound, float, M = N = 1024. C starts from zero at k = i, the first k of each (i, j).
+kernel trmm();
+/// Causal 1-D convolution y(i) += x(i-k) * h(k) under the guard k <= i (the first K - 1 outputs
+/// see fewer taps), float, N = 1024 outputs, K = 16 taps.
+kernel causal_conv();
+/// Transposed triangular matrix-vector product y(j) += L(i,j) * x(i) with i in [j, N) (y = L^T x,
+/// L lower triangular), float, N = 1024.
+kernel trmv_t();
 
 }  // namespace sadsl::catalog

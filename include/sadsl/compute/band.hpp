@@ -2,9 +2,9 @@
 // The outermost permutable band of a kernel's loop nest: the loops that array partitioning may
 // tile and permute, and that space-time transformation picks space loops from.
 //
-// Statements with fewer loops than the band (MM's implicit C = 0 over i, j) are placed in it at
-// the first (or, when they follow the deepest statement, the last) iteration of the loops they
-// lack, so that one band holds the whole nest. The band is the longest prefix of the deepest
+// Statements with fewer loops than the band are placed in it at the first (or, when they follow
+// the deepest statement, the last) iteration of the loops they lack, so that one band holds the
+// whole nest; an implicit initialization (MM's C = 0 over i, j) at its reduction's first instance. The band is the longest prefix of the deepest
 // statement's loops on which every flow, anti and output dependence has non-negative distances.
 // Legality (paper 002, section 3): every dependence must be uniform over the band.
 #include <map>

@@ -111,8 +111,9 @@ class param {
 public:
   const std::string& name() const;
   int64_t value() const;
-  /// Overrides the value used by the interpreter and code generation.
-  void set(int64_t value) const;
+  /// Overrides the value used by the interpreter and code generation; sadsl::error (at the
+  /// caller's line) unless value >= 1.
+  void set(int64_t value, std::source_location where = std::source_location::current()) const;
   /// The param's identity.
   param_id id() const;
   const detail::symbol_ptr& node() const { return node_; }

@@ -1,6 +1,7 @@
 #pragma once
 // Element types of tensors and value expressions.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -10,6 +11,8 @@ enum class elem_type { f32, f64, i8, u8, i16, u16, i32, u32 };
 
 /// The C spelling of an element type ("float", "int8_t", ...), used in messages and generated code.
 std::string_view type_name(elem_type t);
+/// The type name with its indefinite article, for messages: "an int8_t", "a uint8_t", "a float".
+std::string with_article(elem_type t);
 /// Size in bytes of one element.
 int type_size(elem_type t);
 inline bool is_float(elem_type t) { return t == elem_type::f32 || t == elem_type::f64; }

@@ -26,7 +26,10 @@ public:
   using storage = std::variant<std::vector<float>, std::vector<double>, std::vector<int8_t>, std::vector<uint8_t>,
                                std::vector<int16_t>, std::vector<uint16_t>, std::vector<int32_t>, std::vector<uint32_t>>;
 
-  /// Sizes every tensor for the kernel's current param values.
+  /// Sizes every tensor for the kernel's current param values. sadsl::error naming the tensor and
+  /// its size (elements and bytes) when a tensor has 2^63 elements or bytes or more, when the
+  /// tensors together need more than the machine's physical memory (they are zero-filled: every
+  /// page is touched), or when an allocation fails.
   explicit buffers(const kernel& k);
   /// Buffers for the given tensors: the non-local ones, or (locals = true) only the local ones.
   buffers(const std::string& kernel_name, const std::vector<tensor_ptr>& tensors, bool locals = false);
@@ -79,11 +82,25 @@ struct stored_layout {
   std::vector<int> order;
 };
 
+/// How run() executes a schedule.
+struct run_options {
+  /// Tensors whose buffers store their dimensions permuted (a design's stored_layouts()).
+  std::vector<stored_layout> layouts;
+  /// Self-check, for tests: every executed statement instance must lie in its statement's domain
+  /// (at the current param values), none may execute twice, and every instance of every domain
+  /// must execute. A violation is an internal_error naming the statement, the instance and the
+  /// problem. Costs one domain test per instance plus counting the domains' points (isl
+  /// enumerates them): meant for small problem sizes. Off, the interpreter pays nothing for it.
+  bool check_instances = false;
+};
+
 /// Executes the program in its own schedule's order on `data` (for the current param values).
 void run(const program& p, buffers& data);
+void run(const program& p, buffers& data, const run_options& options);
 /// Executes the program's statements in the order of `schedule`, which must cover the same
 /// statement instances (a transformation of the program's schedule).
 void run(const program& p, const isl::schedule& schedule, buffers& data);
+void run(const program& p, const isl::schedule& schedule, buffers& data, const run_options& options);
 /// Same, with some tensors stored in permuted layouts.
 void run(const program& p, const isl::schedule& schedule, buffers& data, const std::vector<stored_layout>& layouts);
 

@@ -1,0 +1,33 @@
+#pragma once
+// Kernels the tests share that are not benchmark kernels of their own (header only).
+#include "sadsl/dsl/kernel.hpp"
+
+namespace sadsl::testing {
+
+/// catalog::trmm() written with a guard instead of a loop bound: k in [0, M) under if_(k >= i).
+/// Its implicit C = 0 belongs at k = i, the first instance of the guarded reduction.
+inline kernel trmm_guarded() {
+  kernel k("trmm_guarded");
+  param M = k.param("M", 1024), N = k.param("N", 1024);
+  auto A = k.input<float>("A", {M, M});
+  auto B = k.input<float>("B", {M, N});
+  auto C = k.output<float>("C", {M, N});
+  loop i("i", M), j("j", N), kk("k", M);
+  if_(kk >= i, [&] { C(i, j) += A(i, kk) * B(kk, j); });
+  return k;
+}
+
+/// A guarded integer sum whose first-level factors leave partial tiles on a non-rectangular
+/// domain: y(i) = sum of h(k) for k <= i, k < T. With h(k) = 1 << k every executed instance
+/// shows in the result.
+inline kernel guarded_sum() {
+  kernel f("guarded_sum");
+  param N = f.param("N", 8), T = f.param("T", 5);
+  auto h = f.input<int32_t>("h", {T + 8});
+  auto y = f.output<int32_t>("y", {N});
+  loop i("i", N), k("k", T);
+  if_(k <= i, [&] { y(i) += h(k); });
+  return f;
+}
+
+}  // namespace sadsl::testing
