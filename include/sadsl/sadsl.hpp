@@ -23,3 +23,7 @@
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
 #include "sadsl/tune/tune.hpp"
+#include "sadsl/comm/architecture.hpp"
+#include "sadsl/comm/executor.hpp"
+#include "sadsl/driver/compile.hpp"
+#include "sadsl/driver/odyssey_models.hpp"

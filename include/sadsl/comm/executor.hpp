@@ -33,4 +33,10 @@ struct execution_result {
 /// network runs each phase, the outputs are cropped back into `data`.
 execution_result execute(const architecture& a, buffers& data);
 
+/// "" when architecture a, run by the executor on random inputs (`seed`), computes what the
+/// kernel as written computes at the current param values: every output bit for bit, or within
+/// a relative 1e-5 where the architecture reorders a float reduction (a.reduction_reordered).
+/// Else the deadlock report or the first output element that differs, with both values.
+std::string verify_architecture(const architecture& a, uint64_t seed = 2026);
+
 }  // namespace sadsl

@@ -1,0 +1,102 @@
+#pragma once
+// The whole flow in one function, the way Halide's lower() holds its passes: a flat sequence of
+// steps, each one call into the area that owns it, each timed and optionally written out.
+//
+//   kernel -> program -> designs -> verify -> models -> tune -> architecture -> [HLS]
+//
+// `verify` runs every design twice against the reference interpreter on a reduced instance: its
+// concrete schedule (the interpreter) and its architecture (the PE array and I/O network as
+// communicating processes, the executor). `architecture` builds the tuned design's PE array and
+// I/O network at the tuned point. `HLS` (codegen/) slots in where src/driver/compile.cpp marks
+// it. Until the compiler builds its own performance models, `models` asks a model_source
+// (odyssey_models.hpp: the AutoSA descriptor of the same dataflow and tile order).
+//
+//   kernel mm = ...;
+//   compile_options o;
+//   o.models = odyssey_models(mm, folder);
+//   compile_result r = compile(mm, o);
+//   if (r.tuned()) std::cout << r.best_design().name();
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sadsl/comm/architecture.hpp"
+#include "sadsl/compute/design.hpp"
+#include "sadsl/compute/designs.hpp"
+#include "sadsl/model/design_model.hpp"
+#include "sadsl/poly/program.hpp"
+#include "sadsl/tune/device.hpp"
+#include "sadsl/tune/search.hpp"
+#include "sadsl/tune/tune.hpp"
+
+namespace sadsl {
+
+/// The performance model of a design, or std::nullopt when there is none (the design is not
+/// tuned). Every parameter must carry its origin (problem size, factor or pack of this kernel).
+using model_source = std::function<std::optional<model::design_model>(const design&)>;
+
+struct compile_options {
+  /// Which dataflows and passes (compute/designs.hpp).
+  design_options designs;
+  /// Check every design on a reduced instance (each problem size n-th param at most
+  /// verify_size + 2n, so that no two are equal) with the interpreter and the executor; the
+  /// kernel's own sizes are restored afterwards.
+  bool verify = true;
+  int64_t verify_size = 12;
+  /// Where the designs' models come from; empty: the designs are not tuned.
+  model_source models;
+  /// The device to tune for, the search method and its budget (exact: to the proven optimum).
+  tune::device device = tune::builtin_device("u250");
+  std::string method = "exact";
+  tune::search_options search;
+  /// Write each step's result into this folder (empty: nothing is written): polyhedral.txt,
+  /// designs.txt, tuned.json, architecture.txt, architecture.dot. Files are replaced atomically.
+  std::filesystem::path output;
+};
+
+/// One step of the flow and its wall time.
+struct compile_step {
+  std::string name;
+  double seconds = 0;
+};
+
+struct compile_result {
+  std::shared_ptr<const program> polyhedral;  ///< the kernel's program
+  std::vector<dependence> dependences;
+  std::vector<design> designs;                 ///< every dataflow x tile order
+  tune::workload work;                         ///< the kernel's operations at its problem sizes
+  /// The design space of each design that has a model, and the index of its design.
+  std::vector<tune::design_space> spaces;
+  std::vector<size_t> space_design;
+  std::optional<tune::multi_result> tuning;
+  /// Why nothing was tuned ("" when something was).
+  std::string not_tuned;
+  /// The tuned design's architecture at the tuned point.
+  std::optional<architecture> tuned_architecture;
+  std::vector<compile_step> steps;  ///< in order
+  tune::objective goal;             ///< what the search minimised
+
+  bool tuned() const { return tuning && tuning->found(); }
+  /// The best design and its point (sadsl::error unless tuned()).
+  const design& best_design() const;
+  design_point best_point() const;
+  /// The tuned configuration (tune/tune.hpp) of the best design, its design named by the
+  /// compiler's name; deterministic: no search times or evaluation counts.
+  nlohmann::ordered_json tuned_configuration() const;
+};
+
+/// Runs the flow on kernel k at its current problem sizes. Throws sadsl::error for a kernel that
+/// cannot be mapped, and sadsl::internal_error for a design that fails its verification (a bug).
+compile_result compile(const kernel& k, const compile_options& options = {});
+
+/// The design point of d at a tuned point of its model: each factor's value, matched by loop and
+/// level (a model that tiles a loop with another chain than d is an error naming both).
+design_point design_point_of(const design& d, const model::design_model& m, const std::vector<double>& values);
+
+}  // namespace sadsl

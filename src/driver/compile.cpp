@@ -1,0 +1,66 @@
+#include "sadsl/driver/compile.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "sadsl/comm/dump.hpp"
+#include "sadsl/error.hpp"
+#include "sadsl/model/evaluator.hpp"
+#include "sadsl/poly/dependences.hpp"
+#include "sadsl/poly/operations.hpp"
+#include "steps.hpp"
+
+namespace sadsl {
+
+// The flow. Each line is one step: read it top to bottom to know what sadsl does to a kernel.
+compile_result compile(const kernel& k, const compile_options& o) {
+  compile_result r;
+  r.goal = o.search.goal;
+  auto step = [&](const char* name, auto&& run) { return driver::timed(r.steps, name, run); };
+
+  r.polyhedral = step("program", [&] { return std::make_shared<const program>(build_program(k)); });
+  r.dependences = step("dependences", [&] { return compute_dependences(*r.polyhedral); });
+  driver::write(o.output, "polyhedral.txt", driver::polyhedral_text(*r.polyhedral, r.dependences));
+  r.designs = step("designs", [&] { return designs(k, o.designs); });
+  driver::write(o.output, "designs.txt", driver::designs_text(r.designs));
+  if (o.verify) step("verify", [&] { return driver::verify_designs(k, r.designs, o.verify_size); });
+  r.work = step("operations", [&] { return driver::workload_of(*r.polyhedral); });
+  if (o.models) step("models", [&] { return driver::design_spaces(r, o); });
+  if (r.spaces.empty()) r.not_tuned = o.models ? "no design has a performance model" : "no model source given";
+  if (!r.spaces.empty()) r.tuning = step("tune", [&] { return tune::tune_designs(r.spaces, o.method, o.search); });
+  if (r.tuned()) r.tuned_architecture = step("architecture", [&] {
+    return build_architecture(r.best_design(), architecture_point{r.best_point(), {}, false});
+  });
+  // [HLS]: code generation (codegen/) writes the tuned architecture's project here.
+  if (r.tuned()) driver::write(o.output, "tuned.json", r.tuned_configuration().dump(2) + "\n");
+  if (r.tuned_architecture) {
+    driver::write(o.output, "architecture.txt", dump_architecture(*r.tuned_architecture));
+    driver::write(o.output, "architecture.dot", architecture_dot(*r.tuned_architecture));
+  }
+  return r;
+}
+
+const design& compile_result::best_design() const {
+  if (!tuned()) throw error("compile result: no design was tuned (" + not_tuned + ")");
+  return designs.at(space_design.at(tuning->best_index));
+}
+
+design_point compile_result::best_point() const {
+  const design& d = best_design();
+  return design_point_of(d, spaces.at(tuning->best_index).model(), tuning->best().params);
+}
+
+nlohmann::ordered_json compile_result::tuned_configuration() const {
+  const design& d = best_design();
+  auto j = tune::tuned_configuration(spaces.at(tuning->best_index), tuning->best(), goal, work);
+  j.erase("seconds");  // deterministic: the same kernel and options give the same file
+  j.erase("evaluations");
+  j["design"] = d.name();
+  j["dataflow"] = d.dataflow();
+  std::vector<std::string> order;
+  for (const auto& l : d.tile_order) order.push_back(l.name());
+  j["tile_order"] = order;
+  return j;
+}
+
+}  // namespace sadsl

@@ -1,0 +1,50 @@
+#pragma once
+// The steps of compile() that are more than one call into another area (src/driver/compile.cpp
+// is the flow; this is what its lines call).
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sadsl/driver/compile.hpp"
+
+namespace sadsl::driver {
+
+/// Runs `run`, appending its wall time to `steps` under `name`; returns what it returns.
+template <class F>
+auto timed(std::vector<compile_step>& steps, const char* name, F&& run) {
+  auto start = std::chrono::steady_clock::now();
+  auto record = [&] {
+    steps.push_back({name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+  };
+  if constexpr (std::is_void_v<decltype(run())>) {
+    run();
+    record();
+  } else {
+    auto result = run();
+    record();
+    return result;
+  }
+}
+
+/// Writes `text` to folder/name atomically; nothing when folder is empty.
+void write(const std::filesystem::path& folder, const char* name, const std::string& text);
+
+/// The program, its dependences and its loop nest as C (polyhedral.txt).
+std::string polyhedral_text(const program& p, const std::vector<dependence>& deps);
+/// Every design's description (designs.txt).
+std::string designs_text(const std::vector<design>& ds);
+
+/// Checks every design at reduced sizes with the interpreter (its concrete schedule) and the
+/// executor (its architecture), both at sample_point; restores the kernel's sizes.
+/// sadsl::internal_error naming the design and what differs.
+void verify_designs(const kernel& k, const std::vector<design>& ds, int64_t verify_size);
+
+/// The kernel's arithmetic at its current sizes, as the tuner's throughput numerator.
+tune::workload workload_of(const program& p);
+
+/// One design space per design that has a model (r.spaces, r.space_design).
+void design_spaces(compile_result& r, const compile_options& o);
+
+}  // namespace sadsl::driver

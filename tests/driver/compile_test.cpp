@@ -1,0 +1,164 @@
+// The driver: compile() runs the flow step by step; the Odyssey model source binds AutoSA's
+// descriptors to the kernel's objects; a tuned point maps back to the design's factors.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <sadsl/sadsl.hpp>
+
+#include "../support/test_support.hpp"
+
+using namespace sadsl;
+using namespace sadsl::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> step_names(const compile_result& r) {
+  std::vector<std::string> out;
+  for (const auto& s : r.steps) out.push_back(s.name);
+  return out;
+}
+
+fs::path gemm_descriptors() { return fs::path(SADSL_SHARED_DIR) / "reference" / "odyssey" / "descriptors" / "gemm"; }
+
+kernel small_mm() {
+  kernel k = catalog::mm();
+  for (auto p : k.params()) p.set(64);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("without models the flow stops after verifying the designs") {
+  kernel k = catalog::mm();
+  k.get_param("I").set(100);
+  compile_result r = compile(k);
+  CHECK(r.designs.size() == 18);
+  CHECK(step_names(r) == std::vector<std::string>{"program", "dependences", "designs", "verify", "operations"});
+  CHECK(r.work.operations == 2.0 * 100 * 1024 * 1024);
+  CHECK(r.work.floating_point);
+  CHECK(k.get_param("I").value() == 100);  // verification ran at reduced sizes and restored them
+  CHECK_FALSE(r.tuned());
+  CHECK(r.not_tuned == "no model source given");
+  CHECK(message_of([&] { r.best_design(); }) == "compile result: no design was tuned (no model source given)");
+}
+
+TEST_CASE("a model source with no model for any design") {
+  kernel k = catalog::fir();
+  compile_options o;
+  o.verify = false;
+  int asked = 0;
+  o.models = [&](const design&) -> std::optional<model::design_model> {
+    ++asked;
+    return std::nullopt;
+  };
+  compile_result r = compile(k, o);
+  CHECK(asked == static_cast<int>(r.designs.size()));
+  CHECK(r.not_tuned == "no design has a performance model");
+  CHECK(step_names(r).back() == "models");
+}
+
+TEST_CASE("the workload counts the kernel's own operations") {
+  kernel k = catalog::cnn();
+  compile_options o;
+  o.verify = false;
+  compile_result r = compile(k, o);
+  CHECK(r.work.operations == 2.0 * 16 * 16 * 16 * 16 * 3 * 3);
+}
+
+TEST_CASE("a bad verification size") {
+  compile_options o;
+  o.verify_size = 0;
+  CHECK(message_of([&] { compile(catalog::mm(), o); }) == "compile_options::verify_size = 0, but sizes are at least 1");
+}
+
+TEST_CASE("the Odyssey binding maps loops, sizes and tensors by the kernel's names") {
+  kernel k = catalog::mm();
+  auto ds = designs(k);
+  model::odyssey_binding b = odyssey_binding_of(ds.front());
+  CHECK(b.loops.at("i") == ds.front().band->loop("i"));
+  CHECK(b.sizes.at("k") == k.get_param("K").id());
+  CHECK(b.tensors.at("B") == k.tensors()[1]->id());
+  kernel tri = catalog::lu_uniform();  // triangular loops: no single-param extent for some
+  model::odyssey_binding t = odyssey_binding_of(designs(tri).front());
+  CHECK(t.loops.size() == 3);
+  CHECK(t.sizes.size() < 3);
+}
+
+TEST_CASE("compile tunes every design that has a descriptor and builds the tuned architecture") {
+  SADSL_REQUIRE_SHARED_REFERENCE();
+  kernel k = small_mm();
+  compile_options o;
+  o.models = odyssey_models(gemm_descriptors());
+  o.search.seconds = 0;
+  o.output = fs::temp_directory_path() / ("sadsl_driver_" + std::to_string(::getpid()));
+  fs::remove_all(o.output);
+  compile_result r = compile(k, o);
+  REQUIRE(r.tuned());
+  CHECK(r.spaces.size() == 18);  // AutoSA has a descriptor for every sadsl design of MM
+  CHECK(step_names(r) == std::vector<std::string>{"program", "dependences", "designs", "verify", "operations",
+                                                  "models", "tune", "architecture"});
+  for (size_t s = 0; s < r.spaces.size(); ++s) CHECK(r.spaces[s].name() == r.designs[r.space_design[s]].name());
+  const design& best = r.best_design();
+  design_point p = r.best_point();
+  CHECK(p.size() == best.factors.size());
+  auto cfg = r.tuned_configuration();
+  CHECK(cfg["design"] == best.name());
+  CHECK(cfg["source"].get<std::string>().rfind("AutoSA descriptor gemm/kernel", 0) == 0);
+  CHECK(cfg["proven_optimal"] == true);
+  CHECK_FALSE(cfg.contains("seconds"));
+  for (const auto& [f, v] : p) CHECK(cfg["params"][best.name_of(f)] == v);
+  REQUIRE(r.tuned_architecture);
+  CHECK(r.tuned_architecture->design->name() == best.name());
+  CHECK(r.tuned_architecture->point.factors == p);
+  for (const char* file : {"polyhedral.txt", "designs.txt", "tuned.json", "architecture.txt", "architecture.dot"})
+    CHECK(fs::exists(o.output / file));
+  std::ifstream in(o.output / "tuned.json");
+  CHECK(nlohmann::ordered_json::parse(in) == cfg);
+  fs::remove_all(o.output);
+}
+
+TEST_CASE("a model whose problem sizes are not the kernel's") {
+  SADSL_REQUIRE_SHARED_REFERENCE();
+  kernel k = small_mm();
+  compile_options o;
+  o.verify = false;
+  o.models = [](const design&) -> std::optional<model::design_model> {
+    return model::import_odyssey_descriptor(gemm_descriptors() / "kernel3_2.json");  // no binding: its own names
+  };
+  CHECK(message_of([&] { compile(k, o); }) ==
+        "the model of design [i] <[i,j],k> (AutoSA descriptor " + (gemm_descriptors() / "kernel3_2.json").string() +
+            ") has problem size \"i\", which is no size of kernel \"mm\"");
+}
+
+TEST_CASE("a tuned point maps back to the design's factors by loop and chain position") {
+  SADSL_REQUIRE_SHARED_REFERENCE();
+  kernel k = small_mm();
+  auto ds = designs(k);
+  const design& d = ds.front();  // [i] <[i,j],k>
+  auto m = *odyssey_models(gemm_descriptors())(d);
+  std::vector<double> values(m.params.size(), 1);
+  for (size_t x = 0; x < m.params.size(); ++x)
+    if (m.params[x].name == "k_t2") values[x] = 4;
+  design_point p = design_point_of(d, m, values);
+  CHECK(p.at({d.band->loop("k"), tile_level::simd}) == 4);
+  CHECK(p.at({d.band->loop("i"), tile_level::array_partition}) == 1);
+  values.pop_back();
+  CHECK(message_of([&] { design_point_of(d, m, values); }) ==
+        "a point of model \"[i] <[i,j],k>\" has " + std::to_string(values.size()) + " values for " +
+            std::to_string(m.params.size()) + " parameters");
+  values.push_back(1);
+  for (size_t x = 0; x < m.params.size(); ++x)
+    if (m.params[x].name == "k_t2") values[x] = 2.5;
+  CHECK(message_of([&] { design_point_of(d, m, values); }) ==
+        "model \"[i] <[i,j],k>\": factor k_t2 = 2.5 is not a positive integer");
+  design_options no_simd;
+  no_simd.simd = false;
+  auto plain = designs(k, no_simd);
+  CHECK(message_of([&] { design_point_of(plain.front(), m, values); }) ==
+        "model \"[i] <[i,j],k>\" tiles loop k with 2 factors, design [i] <[i,j],k> with 1");
+}
