@@ -1,0 +1,18 @@
+# Installs the build tree into a fresh prefix, then configures, builds and runs the consumer
+# project against it. Arguments: -DBUILD=<sadsl build dir> -DSOURCE=<this folder>
+# -DWORK=<scratch dir> -DDESCRIPTORS=<folder>.
+file(REMOVE_RECURSE ${WORK})
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(output "${out}" PARENT_SCOPE)
+endfunction()
+step(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
+step(${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release
+     -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+step(${CMAKE_COMMAND} --build ${WORK}/build)
+step(${WORK}/build/consumer ${DESCRIPTORS})
+message("${output}")
+file(REMOVE_RECURSE ${WORK})
