@@ -89,7 +89,15 @@ struct row {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef SADSL_BENCH_DEFAULT_DESCRIPTOR  // ../shared/reference beside the source tree
   std::filesystem::path descriptor = argc > 1 ? argv[1] : SADSL_BENCH_DEFAULT_DESCRIPTOR;
+#else
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: model_eval <descriptor.json> [seconds]\n");
+    return 2;
+  }
+  std::filesystem::path descriptor = argv[1];
+#endif
   double seconds = argc > 2 ? std::stod(argv[2]) : 2.0;
   design_model model = import_odyssey_descriptor(descriptor);
   std::vector<double> points = sample_points(model, 1 << 16);
