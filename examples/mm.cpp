@@ -56,4 +56,7 @@ int main(int argc, char** argv) try {
 } catch (const sadsl::error& e) {
   std::fprintf(stderr, "error: %s\n", e.what());
   return 1;
+} catch (const sadsl::internal_error& e) {
+  std::fprintf(stderr, "internal error (a bug in sadsl, please report it): %s\n", e.what());
+  return 70;
 }

@@ -64,7 +64,6 @@ int port(module_kind& k, const std::string& name, bool input, elem_type e, int64
 
 void arch_builder::build_network_modules(network_plan& n) {
   const size_t m = n.grid.size();
-  const size_t tiles = d_.tile_order.size();
   const int64_t pack = n.info.packs.at(n.info.buffered_level);
   const elem_type elem = element_of(n.info.tensor);
   const bool in = n.info.input;

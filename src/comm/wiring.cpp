@@ -6,6 +6,9 @@
 #include <isl/union_map.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -46,11 +49,11 @@ public:
   explicit wirer(architecture& a) : a_(a) {}
 
   // The port `port` of the instance with coordinates c among the kinds listed.
-  endpoint at(const std::vector<int>& kinds, const std::vector<int64_t>& c, const std::string& port) const {
+  endpoint at(const std::vector<int>& kinds, const std::vector<int64_t>& c, const std::string& port) {
     for (int k : kinds) {
-      const auto& inst = a_.modules[static_cast<size_t>(k)].instances;
-      for (size_t i = 0; i < inst.size(); ++i)
-        if (inst[i] == c) return {k, static_cast<int>(i), port_index(a_.modules[static_cast<size_t>(k)], port)};
+      const auto& index = instances_of(k);
+      if (auto i = index.find(c); i != index.end())
+        return {k, i->second, port_index(a_.modules[static_cast<size_t>(k)], port)};
     }
     SADSL_INTERNAL_ASSERT(false, "no module instance at the given coordinates");
   }
@@ -68,17 +71,27 @@ public:
     f.element = p.element;
     f.lanes = p.lanes;
     a_.fifos.push_back(std::move(f));
+    connected_.insert({from.kind, from.instance, from.port});
+    connected_.insert({to.kind, to.instance, to.port});
   }
 
-  bool connected(int kind, int instance, int port) const {
-    return std::any_of(a_.fifos.begin(), a_.fifos.end(), [&](const fifo& f) {
-      return (f.producer_kind == kind && f.producer_instance == instance && f.producer_port == port) ||
-             (f.consumer_kind == kind && f.consumer_instance == instance && f.consumer_port == port);
-    });
-  }
+  bool connected(int kind, int instance, int port) const { return connected_.count({kind, instance, port}) > 0; }
 
 private:
+  // Instance numbers by coordinates, per kind (indexed again when a kind's instances changed).
+  const std::map<std::vector<int64_t>, int>& instances_of(int kind) {
+    const auto& inst = a_.modules[static_cast<size_t>(kind)].instances;
+    auto& index = index_[kind];
+    if (index.size() != inst.size()) {
+      index.clear();
+      for (size_t i = 0; i < inst.size(); ++i) index.emplace(inst[i], static_cast<int>(i));
+    }
+    return index;
+  }
+
   architecture& a_;
+  std::map<int, std::map<std::vector<int64_t>, int>> index_;
+  std::set<std::tuple<int, int, int>> connected_;  // (kind, instance, port) with a FIFO
 };
 
 // The PE coordinates of a leaf: its grid coordinates, and the chain's first (inputs) or last

@@ -162,3 +162,13 @@ TEST_CASE("a tuned point maps back to the design's factors by loop and chain pos
   CHECK(message_of([&] { design_point_of(plain.front(), m, values); }) ==
         "model \"[i] <[i,j],k>\" tiles loop k with 2 factors, design [i] <[i,j],k> with 1");
 }
+
+TEST_CASE("an output folder that cannot be created") {
+  compile_options o;
+  o.verify = false;
+  o.output = "/proc/sadsl/out";
+  CHECK(message_of([&] { compile(catalog::fir(), o); }) ==
+        "cannot create the output folder /proc/sadsl/out: No such file or directory");
+  o.output = "/dev/null/out";  // a file where a folder should be
+  CHECK(message_of([&] { compile(catalog::fir(), o); }) == "cannot create the output folder /dev/null/out: Not a directory");
+}
