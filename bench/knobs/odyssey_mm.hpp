@@ -6,6 +6,7 @@
 // so they divide), and k_t1 (powers of two 8..128); SIMD k_t2 = 8 lanes. A configuration fails when
 // its DSP or BRAM18K use exceeds the device (synthesis reports the use: measured constraints) or
 // when latency hiding is too shallow for the pipeline, i_t2 * j_t2 < 8 * k_t2 (Odyssey's rule).
+#include <filesystem>
 #include <memory>
 
 #include "cgra.hpp"
@@ -15,9 +16,13 @@
 
 namespace sadsl::knobs::bench {
 
+/// The descriptor, in ../shared/reference beside the source tree (a user's checkout has none).
+inline std::string odyssey_mm_descriptor() {
+  return std::string(SADSL_SHARED_DIR) + "/reference/odyssey/descriptors/gemm/kernel3_2.json";
+}
+
 inline test_space odyssey_mm_space() {
-  auto ev = std::make_shared<const model::evaluator>(
-      model::import_odyssey_descriptor(std::string(SADSL_SHARED_DIR) + "/reference/odyssey/descriptors/gemm/kernel3_2.json"));
+  auto ev = std::make_shared<const model::evaluator>(model::import_odyssey_descriptor(odyssey_mm_descriptor()));
   const model::device_limits limits = tune::builtin_device("u250").limits();
   test_space s{"odyssey-mm/u250", {}, {}};
   s.tuning.add_knob(knob::range("i_t1", 16, 1024, 16));

@@ -23,7 +23,7 @@ std::vector<std::string> step_names(const compile_result& r) {
   return out;
 }
 
-fs::path gemm_descriptors() { return fs::path(SADSL_SHARED_DIR) / "reference" / "odyssey" / "descriptors" / "gemm"; }
+fs::path gemm_descriptors() { return shared_reference_dir() / "odyssey" / "descriptors" / "gemm"; }
 
 kernel small_mm() {
   kernel k = catalog::mm();

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "../../bench/knobs/registry.hpp"
+#include "../support/test_support.hpp"
 #include "../../bench/knobs/statistics.hpp"
 #include "../../bench/knobs/svg_plot.hpp"
 
@@ -58,6 +59,7 @@ TEST_CASE("every benchmark space mixes passes with the paper's three failure mod
 }
 
 TEST_CASE("the Odyssey MM model space fails on DSP, BRAM18K and shallow latency hiding") {
+  SADSL_REQUIRE_SHARED_REFERENCE();
   const test_space s = odyssey_mm_space();
   std::map<std::string, std::size_t> kinds;
   std::size_t passed = 0, total = 0;

@@ -68,6 +68,13 @@ inline bool have_shared_reference() {
   return false;
 }
 
+/// ../shared/reference for a test that reads it: when this checkout has none, prints the line
+/// that makes ctest report the test as skipped (even though it then fails on the missing files).
+inline std::filesystem::path shared_reference_dir() {
+  have_shared_reference();
+  return std::filesystem::path(SADSL_SHARED_DIR) / "reference";
+}
+
 /// Ends the current test as skipped when the shared reference data is missing.
 #define SADSL_REQUIRE_SHARED_REFERENCE()                 \
   do {                                                   \
