@@ -1,6 +1,9 @@
 // Every search behind the one interface: feasible results, determinism for a seed, budgets, stop.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <limits>
+
 #include "support.hpp"
 
 namespace sadsl::tune::testing {
@@ -49,6 +52,31 @@ TEST_CASE("a set stop flag ends a search at once with its best so far", "[tune][
     search_result r = make_search(method)->run(space, o);
     CHECK_FALSE(r.complete);
     CHECK(r.evaluations <= 1024 * 2);
+  }
+}
+
+TEST_CASE("a search stopped midway keeps the best point it had seen", "[tune][search]") {
+  design_space space = mm_space("kernel3_2");
+  for (const std::string method : {"random", "annealing", "genetic"}) {
+    DYNAMIC_SECTION(method) {
+      std::atomic<bool> stop{false};
+      int calls = 0;
+      double best_seen = std::numeric_limits<double>::infinity();
+      search_options o;
+      o.seconds = 0;
+      o.stop = &stop;
+      o.goal.kind = objective_kind::custom;  // latency, watching every point and stopping after 300
+      o.goal.function = [&](const model::metrics& m, std::span<const double>) {
+        if (m.feasible) best_seen = std::min(best_seen, m.latency);
+        if (++calls == 300) stop = true;
+        return m.latency;
+      };
+      search_result r = make_search(method)->run(space, o);
+      REQUIRE(r.found);
+      CHECK_FALSE(r.complete);
+      CHECK(r.cost == best_seen);  // the best of every feasible point it saw
+      CHECK(space.evaluate(r.best, o.goal).cost == r.cost);  // and the point it kept has that cost
+    }
   }
 }
 
