@@ -19,6 +19,20 @@
 
 namespace sadsl::comm_detail {
 
+std::vector<std::vector<int64_t>> all_points(const std::vector<int64_t>& extents) {
+  std::vector<std::vector<int64_t>> out{{}};
+  for (int64_t n : extents) {
+    std::vector<std::vector<int64_t>> next;
+    for (const auto& p : out)
+      for (int64_t v = 0; v < n; ++v) {
+        next.push_back(p);
+        next.back().push_back(v);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 namespace {
 
 // The largest value of f over its domain.

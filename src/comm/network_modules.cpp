@@ -20,21 +20,6 @@ namespace sadsl::comm_detail {
 
 namespace {
 
-// All coordinate vectors of a box, lexicographically.
-std::vector<std::vector<int64_t>> all_points(const std::vector<int64_t>& extents) {
-  std::vector<std::vector<int64_t>> out{{}};
-  for (int64_t n : extents) {
-    std::vector<std::vector<int64_t>> next;
-    for (const auto& p : out)
-      for (int64_t v = 0; v < n; ++v) {
-        next.push_back(p);
-        next.back().push_back(v);
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
 // The kind without one of its ports (a chain's last module has no downstream port): the port's
 // operations go too, the other operations keep their ports.
 module_kind without_port(const module_kind& k, int port) {

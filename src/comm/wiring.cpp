@@ -20,20 +20,6 @@ namespace sadsl::comm_detail {
 
 namespace {
 
-std::vector<std::vector<int64_t>> all_points(const std::vector<int64_t>& extents) {
-  std::vector<std::vector<int64_t>> out{{}};
-  for (int64_t n : extents) {
-    std::vector<std::vector<int64_t>> next;
-    for (const auto& p : out)
-      for (int64_t v = 0; v < n; ++v) {
-        next.push_back(p);
-        next.back().push_back(v);
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
 int port_index(const module_kind& k, const std::string& name) {
   for (size_t i = 0; i < k.ports.size(); ++i)
     if (k.ports[i].name == name) return static_cast<int>(i);

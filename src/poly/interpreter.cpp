@@ -10,6 +10,7 @@
 
 #include "ast_exec.hpp"
 #include "instance_check.hpp"
+#include "value_semantics.hpp"
 #include "sadsl/dsl/to_isl.hpp"
 #include "sadsl/error.hpp"
 
@@ -56,28 +57,12 @@ struct compiled_statement {
   value_node value;
 };
 
-// The type a value of element type T is computed in (C's integer promotion, made wrap-safe).
-template <class T>
-using compute_t = std::conditional_t<std::is_floating_point_v<T>, T,
-                                     std::conditional_t<std::is_same_v<T, uint32_t>, uint32_t, int64_t>>;
+using value_semantics::compute_t;
+using value_semantics::convert;
 
 template <class T>
 T load(const compiled_access& a, int64_t at) {
   return static_cast<T*>(a.data)[at];
-}
-
-// Float to integer conversion is undefined in C outside the target's range; here it saturates
-// to int64 first (NaN gives 0) and then wraps like an integer conversion.
-template <class To, class From>
-To convert(From v) {
-  if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>) {
-    if (std::isnan(v)) return 0;
-    if (v >= 9.2e18) return static_cast<To>(std::numeric_limits<int64_t>::max());
-    if (v <= -9.2e18) return static_cast<To>(std::numeric_limits<int64_t>::min());
-    return static_cast<To>(static_cast<int64_t>(v));
-  } else {
-    return static_cast<To>(v);
-  }
 }
 
 class evaluator {
@@ -127,22 +112,12 @@ private:
 
   template <class P>
   static P wrap(P a, P b, char op) {
-    if constexpr (std::is_same_v<P, int64_t>) {
-      auto x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(b);
-      return static_cast<int64_t>(op == '+' ? x + y : op == '-' ? x - y : x * y);
-    } else {
-      return static_cast<P>(op == '+' ? a + b : op == '-' ? a - b : a * b);
-    }
+    return value_semantics::arithmetic<P>(a, b, op);
   }
 
   template <class P>
   P divide(P a, P b) const {
-    if constexpr (!std::is_floating_point_v<P>) {
-      if (b == 0) throw error(fmt::format("integer division by zero in statement {}", s_.name));
-      if constexpr (std::is_signed_v<P>)
-        if (b == -1) return wrap<P>(0, a, '-');
-    }
-    return a / b;
+    return value_semantics::divide<P>(a, b, s_.name);
   }
 
   const compiled_statement& s_;
