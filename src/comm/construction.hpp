@@ -119,11 +119,11 @@ public:
   architecture out_;
 };
 
-/// The bounding box of a set of elements with parameters: per dimension, the largest extent over
-/// the parameters' values.
 /// All coordinate vectors of a box [0, extents), lexicographically.
 std::vector<std::vector<int64_t>> all_points(const std::vector<int64_t>& extents);
 
+/// The bounding box of a set of elements with parameters: per dimension, the largest extent over
+/// the parameters' values.
 std::vector<int64_t> box_extents(const isl::set& elements);
 
 /// The origin of a set of elements with parameters: each dimension's lower bound, a function of
