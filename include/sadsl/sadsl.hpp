@@ -20,6 +20,7 @@
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
 #include "sadsl/compute/expand_locals.hpp"
+#include "sadsl/codegen/hls.hpp"
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
 #include "sadsl/tune/tune.hpp"

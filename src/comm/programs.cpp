@@ -111,3 +111,9 @@ int block_of(const isl::ast_node& user_node) {
 }
 
 }  // namespace sadsl::comm_detail
+
+namespace sadsl {
+
+int block_index(const isl::ast_node& user_node) { return comm_detail::block_of(user_node); }
+
+}  // namespace sadsl

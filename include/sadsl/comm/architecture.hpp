@@ -200,6 +200,10 @@ struct architecture {
   int64_t pe_count() const;
 };
 
+/// The block (index into module_part::blocks) a user node of a module part's AST is annotated
+/// with, or -1 (a user node without operations).
+int block_index(const isl::ast_node& user_node);
+
 /// Builds the architecture of design d at point p (the kernel's current param values are the
 /// problem size). sadsl::error when the point is invalid for the design or the design needs what
 /// the I/O construction does not support (it says what).

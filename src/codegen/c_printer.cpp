@@ -1,0 +1,163 @@
+#include "c_printer.hpp"
+
+#include <isl/ast.h>
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::codegen_detail {
+
+void c_writer::line(const std::string& text) { out_ += std::string(static_cast<size_t>(2 * indent_), ' ') + text + "\n"; }
+
+void c_writer::open(const std::string& text) {
+  line(text + " {");
+  ++indent_;
+}
+
+void c_writer::close(const std::string& tail) {
+  --indent_;
+  line("}" + tail);
+}
+
+namespace {
+
+std::string c_expr_raw(isl_ast_expr* e);
+
+std::string arg(isl_ast_expr* e, int i) {
+  isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
+  std::string s = c_expr_raw(a);
+  isl_ast_expr_free(a);
+  return s;
+}
+
+// min and max take two or more arguments: nested helper calls.
+std::string fold(isl_ast_expr* e, const char* helper) {
+  int n = isl_ast_expr_op_get_n_arg(e);
+  std::string s = arg(e, 0);
+  for (int i = 1; i < n; ++i) s = fmt::format("{}({}, {})", helper, s, arg(e, i));
+  return s;
+}
+
+std::string binary(isl_ast_expr* e, const char* op) { return fmt::format("({} {} {})", arg(e, 0), op, arg(e, 1)); }
+
+std::string operation(isl_ast_expr* e) {
+  switch (isl_ast_expr_op_get_type(e)) {
+    case isl_ast_expr_op_and:
+    case isl_ast_expr_op_and_then: return binary(e, "&&");
+    case isl_ast_expr_op_or:
+    case isl_ast_expr_op_or_else: return binary(e, "||");
+    case isl_ast_expr_op_max: return fold(e, "sadsl_max");
+    case isl_ast_expr_op_min: return fold(e, "sadsl_min");
+    case isl_ast_expr_op_minus: return fmt::format("(-{})", arg(e, 0));
+    case isl_ast_expr_op_add: return binary(e, "+");
+    case isl_ast_expr_op_sub: return binary(e, "-");
+    case isl_ast_expr_op_mul: return binary(e, "*");
+    case isl_ast_expr_op_div:
+    case isl_ast_expr_op_pdiv_q: return binary(e, "/");
+    case isl_ast_expr_op_fdiv_q: return fmt::format("sadsl_floord({}, {})", arg(e, 0), arg(e, 1));
+    case isl_ast_expr_op_pdiv_r:
+    case isl_ast_expr_op_zdiv_r: return binary(e, "%");
+    case isl_ast_expr_op_cond:
+    case isl_ast_expr_op_select: return fmt::format("({} ? {} : {})", arg(e, 0), arg(e, 1), arg(e, 2));
+    case isl_ast_expr_op_eq: return binary(e, "==");
+    case isl_ast_expr_op_le: return binary(e, "<=");
+    case isl_ast_expr_op_lt: return binary(e, "<");
+    case isl_ast_expr_op_ge: return binary(e, ">=");
+    case isl_ast_expr_op_gt: return binary(e, ">");
+    default: break;
+  }
+  SADSL_INTERNAL_ASSERT(false, fmt::format("codegen: unexpected isl AST operation {}", static_cast<int>(isl_ast_expr_op_get_type(e))));
+}
+
+std::string c_expr_raw(isl_ast_expr* e) {
+  switch (isl_ast_expr_get_type(e)) {
+    case isl_ast_expr_int: {
+      isl_val* v = isl_ast_expr_get_val(e);
+      long n = isl_val_get_num_si(v);
+      isl_val_free(v);
+      return n < 0 ? fmt::format("({})", n) : std::to_string(n);
+    }
+    case isl_ast_expr_id: {
+      isl_id* id = isl_ast_expr_get_id(e);
+      std::string name = isl_id_get_name(id);
+      isl_id_free(id);
+      return name;
+    }
+    case isl_ast_expr_op: return operation(e);
+    default: break;
+  }
+  SADSL_INTERNAL_ASSERT(false, "codegen: unexpected isl AST expression");
+}
+
+isl::ast_node child(isl_ast_node* n) { return isl::manage(n); }
+
+}  // namespace
+
+std::string c_expr(const isl::ast_expr& e) { return c_expr_raw(e.get()); }
+
+std::string id_of(const isl::ast_expr& e) {
+  if (isl_ast_expr_get_type(e.get()) != isl_ast_expr_id) return "";
+  return c_expr_raw(e.get());
+}
+
+std::string iterator_of(const isl::ast_node& for_node) {
+  return id_of(isl::manage(isl_ast_node_for_get_iterator(for_node.get())));
+}
+
+std::vector<std::string> inner_iterators(const isl::ast_node& for_node) {
+  std::vector<std::string> found;
+  isl::ast_node body = child(isl_ast_node_for_get_body(for_node.get()));
+  isl_ast_node_foreach_descendant_top_down(
+      body.get(),
+      [](isl_ast_node* n, void* user) -> isl_bool {
+        if (isl_ast_node_get_type(n) == isl_ast_node_for)
+          static_cast<std::vector<std::string>*>(user)->push_back(iterator_of(isl::manage_copy(n)));
+        return isl_bool_true;
+      },
+      &found);
+  return found;
+}
+
+void print_ast(const isl::ast_node& root, const ast_callbacks& cb, c_writer& out) {
+  isl_ast_node* n = root.get();
+  switch (isl_ast_node_get_type(n)) {
+    case isl_ast_node_for: {
+      std::string it = iterator_of(root);
+      std::string init = c_expr(isl::manage(isl_ast_node_for_get_init(n)));
+      std::string cond = c_expr(isl::manage(isl_ast_node_for_get_cond(n)));
+      std::string inc = c_expr(isl::manage(isl_ast_node_for_get_inc(n)));
+      out.open(fmt::format("for (int {} = {}; {}; {} += {})", it, init, cond, it, inc));
+      for (const auto& p : cb.loop_pragmas(root)) out.line(p);
+      print_ast(child(isl_ast_node_for_get_body(n)), cb, out);
+      out.close();
+      return;
+    }
+    case isl_ast_node_if: {
+      out.open(fmt::format("if ({})", c_expr(isl::manage(isl_ast_node_if_get_cond(n)))));
+      print_ast(child(isl_ast_node_if_get_then_node(n)), cb, out);
+      if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
+        out.close();
+        out.open("else");
+        print_ast(child(isl_ast_node_if_get_else_node(n)), cb, out);
+      }
+      out.close();
+      return;
+    }
+    case isl_ast_node_block: {
+      isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+      int count = isl_ast_node_list_n_ast_node(list);
+      for (int i = 0; i < count; ++i) print_ast(child(isl_ast_node_list_get_at(list, i)), cb, out);
+      isl_ast_node_list_free(list);
+      return;
+    }
+    case isl_ast_node_mark: print_ast(child(isl_ast_node_mark_get_node(n)), cb, out); return;
+    case isl_ast_node_user: cb.user(root, out); return;
+    default: break;
+  }
+  SADSL_INTERNAL_ASSERT(false, "codegen: unexpected isl AST node");
+}
+
+}  // namespace sadsl::codegen_detail

@@ -1,0 +1,117 @@
+// C simulation of generated HLS code: for every benchmark kernel, every dataflow x tile order at
+// three tilings (non-divisor first-level factors; SIMD > 1 and wide words; all ones) is generated,
+// compiled with g++ -O1 against sadsl's simulation headers and run in both modes (sequential as
+// Vitis csim, and concurrent with bounded FIFOs). Each testbench must print PASSED (integers
+// bit-exact, floats within a relative 1e-4 of its reference loop nest) and count, for every FIFO,
+// exactly the tokens the architecture executor counts.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include <sadsl/comm/architecture.hpp>
+#include <sadsl/comm/executor.hpp>
+#include <sadsl/sadsl.hpp>
+
+#include "../comm/support.hpp"
+#include "csim_support.hpp"
+
+using namespace sadsl;
+using namespace sadsl::testing;
+
+namespace {
+
+// Designs number `first` to `last` - 1 of k (all by default), at the three tilings.
+int sweep(kernel k, const std::string& tag, std::initializer_list<std::pair<const char*, int64_t>> sizes,
+          size_t first = 0, size_t last = SIZE_MAX) {
+  auto start = std::chrono::steady_clock::now();
+  for (auto [name, v] : sizes) k.get_param(name).set(v);
+  csim_batch batch(std::filesystem::path(SADSL_BINARY_DIR) / "codegen_sweep" / tag);
+  int n = 0;
+  std::vector<design> all = designs(k);
+  for (size_t i = first; i < std::min(last, all.size()); ++i)
+    for (tiling_shape shape : {tiling_shape::non_divisor, tiling_shape::wide, tiling_shape::tiny}) {
+      const design& d = all[i];
+      INFO(k.name() << " " << d.name() << " shape " << static_cast<int>(shape));
+      architecture a = build_architecture(d, {tiling(d, shape), {}});
+      buffers data(k);
+      data.randomize_inputs(3);
+      execution_result x = execute(a, data);
+      REQUIRE(x.ok());
+      batch.add(fmt::format("{}_{}", tag, n++), a, x);
+    }
+  REQUIRE(batch.compile(32) == "");
+  for (const char* mode : {"sequential", "concurrent"}) {
+    auto outcomes = batch.run(mode);
+    for (const auto& name : batch.names()) {
+      INFO(name << " in " << mode << " mode: " << (outcomes.count(name) ? fmt::format("{}", fmt::join(outcomes[name].lines, "\n")) : "no output"));
+      REQUIRE(outcomes.count(name) == 1);
+      CHECK(outcomes[name].status == "PASSED");
+      CHECK(outcomes[name].fifo_tokens == batch.expected_tokens(name));
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("codegen sweep %s: %zu designs generated, compiled and simulated in both modes (%.0f s)\n", tag.c_str(),
+              batch.size(), seconds);
+  return static_cast<int>(batch.size());
+}
+
+kernel mm_typed(const char* name, elem_type in) {
+  kernel k(name);
+  param I = k.param("I", 8), J = k.param("J", 8), K = k.param("K", 8);
+  loop i("i", I), j("j", J), kk("k", K);
+  if (in == elem_type::i16) {
+    auto A = k.input<int16_t>("A", {I, K});
+    auto B = k.input<int16_t>("B", {K, J});
+    auto C = k.output<int32_t>("C", {I, J});
+    C(i, j) += cast<int32_t>(A(i, kk)) * cast<int32_t>(B(kk, j));
+  } else {
+    auto A = k.input<int8_t>("A", {I, K});
+    auto B = k.input<int8_t>("B", {K, J});
+    auto C = k.output<int32_t>("C", {I, J});
+    C(i, j) += cast<int32_t>(A(i, kk)) * cast<int32_t>(B(kk, j));
+  }
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("csim: every MM design (fp32) at three tilings") {
+  CHECK(sweep(catalog::mm(), "mm_f32", {{"I", 9}, {"J", 11}, {"K", 12}}) == 18 * 3);
+}
+
+TEST_CASE("csim: every MM design (int16 inputs, int32 sums) at three tilings") {
+  CHECK(sweep(mm_typed("mm_int16", elem_type::i16), "mm_i16", {{"I", 7}, {"J", 10}, {"K", 12}}) == 18 * 3);
+}
+
+TEST_CASE("csim: every MM design (int8 inputs, int32 sums) at three tilings") {
+  CHECK(sweep(mm_typed("mm_int8", elem_type::i8), "mm_i8", {{"I", 8}, {"J", 6}, {"K", 16}}) == 18 * 3);
+}
+
+// CNN has 30 designs: two tests, so that ctest runs them in parallel.
+TEST_CASE("csim: CNN designs 0 to 14 at three tilings") {
+  CHECK(sweep(catalog::cnn(), "cnn_a", {{"O", 4}, {"R", 5}, {"C", 4}, {"I", 4}, {"K", 3}}, 0, 15) == 15 * 3);
+}
+
+TEST_CASE("csim: CNN designs 15 to 29 at three tilings") {
+  CHECK(sweep(catalog::cnn(), "cnn_b", {{"O", 4}, {"R", 5}, {"C", 4}, {"I", 4}, {"K", 3}}, 15, 30) == 15 * 3);
+}
+
+TEST_CASE("csim: every MTTKRP design at three tilings") {
+  CHECK(sweep(catalog::mttkrp(), "mttkrp", {{"I", 5}, {"J", 4}, {"K", 6}, {"L", 3}}) > 0);
+}
+
+TEST_CASE("csim: every TTMc design at three tilings") {
+  CHECK(sweep(catalog::ttmc(), "ttmc", {{"I", 3}, {"J", 4}, {"K", 3}, {"L", 4}, {"M", 3}}) > 0);
+}
+
+TEST_CASE("csim: every FIR and GEMV design at three tilings") {
+  CHECK(sweep(catalog::fir(), "fir", {{"N", 13}, {"T", 5}}) > 0);
+  CHECK(sweep(catalog::gemv(), "gemv", {{"I", 10}, {"J", 9}}) > 0);
+}
+
+TEST_CASE("csim: every design of the uniformized LU (guarded, triangular) at three tilings") {
+  CHECK(sweep(catalog::lu_uniform(), "lu", {{"N", 6}}) == 18 * 3);
+}
