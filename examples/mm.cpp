@@ -2,14 +2,15 @@
 // (sadsl::compile, src/driver/compile.cpp): polyhedral model, every dataflow x tile order with
 // array partitioning, latency hiding and SIMD, each design checked on a reduced instance by the
 // reference interpreter and by running its PE array and I/O network, an exact search of every
-// design for an Alveo U250, and the tuned design's architecture.
+// design for an Alveo U250, the tuned design's architecture and its HLS C.
 //
 // Until sadsl's compiler builds its own performance models, the designs are modelled by the
 // descriptors AutoSA wrote (../shared/reference/odyssey/descriptors/gemm beside the source tree,
 // or the folder given as second argument); without them the flow stops after the designs.
 //
 // Writes generated/mm/{polyhedral.txt, designs.txt, tuned.json, architecture.txt,
-// architecture.dot} (or into the folder given as first argument); everything is deterministic.
+// architecture.dot} and the tuned design's Vitis HLS project generated/mm/<design>/ (or into the
+// folder given as first argument); everything is deterministic.
 #include <sadsl/sadsl.hpp>
 
 #include <cstdio>
@@ -31,6 +32,7 @@ int main(int argc, char** argv) try {
   std::filesystem::path models = argc > 2 ? argv[2] : SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";
   if (std::filesystem::is_directory(models)) options.models = odyssey_models(models);
   options.search.seconds = 600;  // the exact search runs to the proven optimum (seconds on 2 cores)
+  options.hls.sim_include = "../../../include/sadsl/sim";  // from generated/mm/<design>/ (make csim)
   compile_result r = compile(mm, options);
 
   std::printf("%zu designs, each verified by the interpreter and the architecture executor:\n", r.designs.size());

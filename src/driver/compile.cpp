@@ -31,7 +31,9 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (r.tuned()) r.tuned_architecture = step("architecture", [&] {
     return build_architecture(r.best_design(), architecture_point{r.best_point(), {}, false});
   });
-  // [HLS]: code generation (codegen/) writes the tuned architecture's project here.
+  if (r.tuned_architecture && !o.output.empty()) step("hls", [&] {
+    write_hls_project(*r.tuned_architecture, o.output / design_folder(r.best_design()), o.hls);
+  });
   if (r.tuned()) driver::write(o.output, "tuned.json", r.tuned_configuration().dump(2) + "\n");
   if (r.tuned_architecture) {
     driver::write(o.output, "architecture.txt", dump_architecture(*r.tuned_architecture));
@@ -48,6 +50,15 @@ const design& compile_result::best_design() const {
 design_point compile_result::best_point() const {
   const design& d = best_design();
   return design_point_of(d, spaces.at(tuning->best_index).model(), tuning->best().params);
+}
+
+std::string design_folder(const design& d) {
+  auto joined = [](const std::vector<loop_id>& loops) {
+    std::string out;
+    for (const auto& l : loops) out += (out.empty() ? "" : "_") + l.name();
+    return out;
+  };
+  return joined(d.space) + "-" + joined(d.tile_order);
 }
 
 nlohmann::ordered_json compile_result::tuned_configuration() const {

@@ -101,7 +101,7 @@ TEST_CASE("compile tunes every design that has a descriptor and builds the tuned
   REQUIRE(r.tuned());
   CHECK(r.spaces.size() == 18);  // AutoSA has a descriptor for every sadsl design of MM
   CHECK(step_names(r) == std::vector<std::string>{"program", "dependences", "designs", "verify", "operations",
-                                                  "models", "tune", "architecture"});
+                                                  "models", "tune", "architecture", "hls"});
   for (size_t s = 0; s < r.spaces.size(); ++s) CHECK(r.spaces[s].name() == r.designs[r.space_design[s]].name());
   const design& best = r.best_design();
   design_point p = r.best_point();
@@ -117,6 +117,8 @@ TEST_CASE("compile tunes every design that has a descriptor and builds the tuned
   CHECK(r.tuned_architecture->point.factors == p);
   for (const char* file : {"polyhedral.txt", "designs.txt", "tuned.json", "architecture.txt", "architecture.dot"})
     CHECK(fs::exists(o.output / file));
+  for (const char* file : {"kernel.h", "kernel.cpp", "host.cpp", "Makefile", "hls_script.tcl", "config.json"})
+    CHECK(fs::exists(o.output / design_folder(best) / file));
   std::ifstream in(o.output / "tuned.json");
   CHECK(nlohmann::ordered_json::parse(in) == cfg);
   fs::remove_all(o.output);
@@ -161,6 +163,13 @@ TEST_CASE("a tuned point maps back to the design's factors by loop and chain pos
   auto plain = designs(k, no_simd);
   CHECK(message_of([&] { design_point_of(plain.front(), m, values); }) ==
         "model \"[i] <[i,j],k>\" tiles loop k with 2 factors, design [i] <[i,j],k> with 1");
+}
+
+TEST_CASE("a design's folder names its space loops and tile order") {
+  auto ds = designs(catalog::mm());
+  CHECK(design_folder(ds.front()) == "i-i_j_k");
+  for (const auto& d : ds)
+    if (d.name() == "[i,j] <[j,k],i>") CHECK(design_folder(d) == "i_j-j_k_i");
 }
 
 TEST_CASE("an output folder that cannot be created") {

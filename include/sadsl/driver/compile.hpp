@@ -2,13 +2,13 @@
 // The whole flow in one function, the way Halide's lower() holds its passes: a flat sequence of
 // steps, each one call into the area that owns it, each timed and optionally written out.
 //
-//   kernel -> program -> designs -> verify -> models -> tune -> architecture -> [HLS]
+//   kernel -> program -> designs -> verify -> models -> tune -> architecture -> HLS
 //
 // `verify` runs every design twice against the reference interpreter on a reduced instance: its
 // concrete schedule (the interpreter) and its architecture (the PE array and I/O network as
 // communicating processes, the executor). `architecture` builds the tuned design's PE array and
-// I/O network at the tuned point. `HLS` (codegen/) slots in where src/driver/compile.cpp marks
-// it. Until the compiler builds its own performance models, `models` asks a model_source
+// I/O network at the tuned point; `HLS` writes its Vitis HLS project (codegen/hls.hpp) into
+// <output>/<design folder>/. Until the compiler builds its own performance models, `models` asks a model_source
 // (odyssey_models.hpp: the AutoSA descriptor of the same dataflow and tile order).
 //
 //   kernel mm = ...;
@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sadsl/codegen/hls.hpp"
 #include "sadsl/comm/architecture.hpp"
 #include "sadsl/compute/design.hpp"
 #include "sadsl/compute/designs.hpp"
@@ -56,8 +57,11 @@ struct compile_options {
   std::string method = "exact";
   tune::search_options search;
   /// Write each step's result into this folder (empty: nothing is written): polyhedral.txt,
-  /// designs.txt, tuned.json, architecture.txt, architecture.dot. Files are replaced atomically.
+  /// designs.txt, tuned.json, architecture.txt, architecture.dot, and the tuned design's HLS
+  /// project in the subfolder design_folder(design). Files are replaced atomically.
   std::filesystem::path output;
+  /// Options of the HLS project (codegen/hls.hpp).
+  hls_options hls;
 };
 
 /// One step of the flow and its wall time.
@@ -94,6 +98,10 @@ struct compile_result {
 /// Runs the flow on kernel k at its current problem sizes. Throws sadsl::error for a kernel that
 /// cannot be mapped, and sadsl::internal_error for a design that fails its verification (a bug).
 compile_result compile(const kernel& k, const compile_options& options = {});
+
+/// A folder name for design d: its space loops, then its tile order, loop names joined by '_'
+/// ("[i,j] <[i,j],k>" -> "i_j-i_j_k").
+std::string design_folder(const design& d);
 
 /// The design point of d at a tuned point of its model: each factor's value, matched by loop and
 /// level (a model that tiles a loop with another chain than d is an error naming both).
