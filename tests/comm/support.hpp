@@ -1,6 +1,11 @@
 #pragma once
-// Helpers of the comm tests: tilings of the three shapes the executor sweep covers.
+// Helpers of the comm and codegen tests: tilings of the three shapes the sweeps cover, output
+// comparison, the integer MM kernels.
 #include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <variant>
 #include <cstdint>
 
 #include <sadsl/sadsl.hpp>
@@ -41,6 +46,47 @@ inline design_point tiling(const design& d, tiling_shape shape) {
       }
     }
   return p;
+}
+
+/// "" when the outputs in `got` equal those in `want` (exactly, or within `tolerance` relative),
+/// else the first difference.
+inline std::string output_difference(const kernel& k, const buffers& got, const buffers& want, double tolerance) {
+  for (const auto& t : k.tensors()) {
+    if (t->role != tensor_role::output && t->role != tensor_role::inout) continue;
+    std::string diff = std::visit(
+        [&](const auto& w) -> std::string {
+          using V = std::decay_t<decltype(w)>;
+          const auto& g = std::get<V>(got.all().at(t->name).data);
+          for (size_t i = 0; i < w.size(); ++i) {
+            double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
+            bool ok = tolerance == 0 ? g[i] == w[i] : std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
+            if (!ok) return t->name + "[" + std::to_string(i) + "] = " + std::to_string(a) + ", want " + std::to_string(b);
+          }
+          return "";
+        },
+        want.all().at(t->name).data);
+    if (!diff.empty()) return diff;
+  }
+  return "";
+}
+
+/// The integer-input MM variants of the sweeps: int16 or int8 inputs, int32 sums.
+inline kernel mm_typed(const char* name, elem_type in) {
+  kernel k(name);
+  param I = k.param("I", 8), J = k.param("J", 8), K = k.param("K", 8);
+  loop i("i", I), j("j", J), kk("k", K);
+  if (in == elem_type::i16) {
+    auto A = k.input<int16_t>("A", {I, K});
+    auto B = k.input<int16_t>("B", {K, J});
+    auto C = k.output<int32_t>("C", {I, J});
+    C(i, j) += cast<int32_t>(A(i, kk)) * cast<int32_t>(B(kk, j));
+  } else {
+    auto A = k.input<int8_t>("A", {I, K});
+    auto B = k.input<int8_t>("B", {K, J});
+    auto C = k.output<int32_t>("C", {I, J});
+    C(i, j) += cast<int32_t>(A(i, kk)) * cast<int32_t>(B(kk, j));
+  }
+  return k;
 }
 
 }  // namespace sadsl::testing
