@@ -29,6 +29,15 @@ isl::union_set pe_edge(const instance_maps& m, const std::vector<int64_t>& grid,
 
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+// Whether every chunk starts at a multiple of `pack` elements along its last dimension, so that it
+// is made of whole words (FIR's x(i + t) with one PE per i starts at odd elements).
+bool words_aligned(const isl::set& chunk, int64_t pack) {
+  if (pack == 1) return true;
+  isl::pw_aff origin = box_origin(chunk).back();
+  isl_pw_aff* rest = isl_pw_aff_mod_val(origin.release(), isl_val_int_from_si(chunk.ctx().get(), pack));
+  return isl::manage(isl_pw_aff_non_zero_set(rest)).is_empty();
+}
+
 }  // namespace
 
 void arch_builder::plan_networks() {
@@ -112,9 +121,14 @@ void arch_builder::plan_networks() {
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
                                   "divides {} (the buffer's last dimension) and packs at most 512 bits",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last));
+        if (!words_aligned(chunk(n), pack))
+          throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): the chunks of design {} "
+                                  "do not start at multiples of {} elements, so they are not whole words",
+                                  pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pack));
       } else {
         pack = 1;  // guarded chunks need not be rectangles
-        for (int64_t p = 1; pad_.zero_padded && p * bits <= 512 && last % p == 0; p *= 2) pack = p;
+        for (int64_t p = 1; pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk(n), p); p *= 2)
+          pack = p;
       }
       if (chosen && pack != chosen)
         throw error(fmt::format("tensor \"{}\" ({} group): every I/O level packs the same number of elements", n.info.tensor.name(),

@@ -195,3 +195,23 @@ TEST_CASE("architecture errors") {
   CHECK(message_of([&] { build_architecture(m, {point_by_name(m, {{"i_t1", 8}}), {}}); }) ==
         "design [i,j] <[i,j],k> needs a value for tiling factor \"j_t1\"");
 }
+
+TEST_CASE("chunks that do not start on a word boundary are packed one element per word") {
+  // FIR y(i) += x(i + t) * h(t) with one PE per i: PE p's chunk of x starts at 2 * (t0 + t1) + p,
+  // an odd element for p = 1, so x cannot move in words of two.
+  kernel fir = catalog::fir();
+  fir.get_param("N").set(3);
+  fir.get_param("T").set(3);
+  design d = find_design(fir, "[i] <[i],t>");
+  architecture_point p{point_by_name(d, {{"i_t1", 2}, {"i_t2", 1}, {"t_t1", 2}, {"t_t2", 1}}), {}};
+  architecture a = build_architecture(d, p);
+  for (const auto& n : a.networks)
+    if (n.tensor.name() == "x") CHECK(n.packs.at(n.top_level) == 1);
+    else if (n.tensor.name() == "h") CHECK(n.packs.at(n.top_level) == 2);
+  CHECK(verify_architecture(a) == "");
+  for (const auto& t : fir.tensors())
+    if (t->name == "x") p.packs = {{{t->id(), io_group_kind::read, 1}, 2}};
+  CHECK(message_of([&] { build_architecture(d, p); }) ==
+        "packing factor 2 of tensor \"x\" (read group, I/O level 1): the chunks of design [i] <[i],t> do not start at "
+        "multiples of 2 elements, so they are not whole words");
+}
