@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "command.hpp"
+
 namespace sadsl::cli {
 
 const char* const exit_statuses_help =
@@ -79,6 +81,7 @@ parsed_command parse_command_line(int argc, const char* const* argv, std::ostrea
     parsed.status = exit_usage;
     return parsed;
   }
+  parsed.is_command = true;
   CLI::App app{found->second.summary, "sadsl " + parsed.name};
   app.allow_extras();
   app.footer(exit_statuses_help);

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "command.hpp"
+#include "status.hpp"
 
 namespace sadsl::cli {
 
@@ -16,6 +16,7 @@ extern const char* const exit_statuses_help;
 /// a command to run (`status` < 0 and `runner` set).
 struct parsed_command {
   std::string name;  ///< the command ("eval"), or the first word when it names none
+  bool is_command = false;  ///< `name` is a command
   int status = -1;
   command_runner runner;
 };

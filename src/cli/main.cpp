@@ -9,7 +9,6 @@
 #include <iostream>
 #include <new>
 
-#include "command.hpp"
 #include "command_line.hpp"
 #include "signals.hpp"
 
@@ -67,7 +66,7 @@ int main(int argc, char** argv) {
   guard_standard_descriptors();
   install_signal_handlers();
   parsed_command parsed = parse_command_line(argc, argv, std::cout, std::cerr);
-  if (parsed.status >= 0) return check_stdout(commands().count(parsed.name) ? parsed.name : "--help", parsed.status);
+  if (parsed.status >= 0) return check_stdout(parsed.is_command ? parsed.name : "--help", parsed.status);
   int status = run(parsed.name, parsed.runner);
   // Work cut short by a signal (e.g. a compilation it stopped) says so in its status.
   if (received_signal() && status != exit_success) status = exit_signal_base + received_signal();
