@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "command.hpp"
+#include "status.hpp"
 
 namespace sadsl::cli {
 

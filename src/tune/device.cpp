@@ -45,7 +45,9 @@ double number(const nlohmann::json& object, const std::string& key, const std::s
 }
 
 // Odyssey's form: {"DSP": {"total": N, "ratio": R}, ...}; one usable fraction per resource is
-// folded into the totals so that limits() = total x ratio as Odyssey computes it.
+// folded into the totals so that limits() = total x ratio as Odyssey computes it. A ratio is a
+// fraction as usable_fraction is (above 1 a design could use more than the device has; 1e308
+// made the limit infinite).
 device from_odyssey_constraints(const nlohmann::json& file, const std::string& source) {
   device d;
   d.name = source;
@@ -54,7 +56,9 @@ device from_odyssey_constraints(const nlohmann::json& file, const std::string& s
     auto found = file.find(key);
     if (found == file.end()) return 0.0;
     if (!found->is_object()) throw error(source + ": \"" + key + "\" must be {\"total\": N, \"ratio\": R}");
-    return number(*found, "total", source + ": " + key, true, 0) * number(*found, "ratio", source + ": " + key, false, 1);
+    double ratio = number(*found, "ratio", source + ": " + key, false, 1);
+    if (ratio <= 0 || ratio > 1) throw error(source + ": " + key + ": \"ratio\" must be in (0, 1]");
+    return number(*found, "total", source + ": " + key, true, 0) * ratio;
   };
   d.dsp = usable("DSP");
   d.bram18k = usable("BRAM18K");

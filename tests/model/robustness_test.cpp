@@ -76,6 +76,21 @@ TEST_CASE("numbers out of range in a descriptor or device file", "[robustness]")
                      ": invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'\n");
 }
 
+// Found by fuzz/device.cpp (fuzz/corpus/device/crash-ratio-1e308.json): an Odyssey constraint's
+// ratio was not checked, so 1e308 made the usable BRAM infinite and 5 five times the device's.
+TEST_CASE("an Odyssey constraint's ratio is a fraction", "[robustness]") {
+  for (std::string ratio : {"1e308", "5", "0"}) {
+    scratch_descriptor device(R"({"DSP": {"total": 12288, "ratio": 0.7}, "BRAM18K": {"total": 5376, "ratio": )" + ratio + "}}");
+    auto d = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum +
+                       " --device " + device.file.string());
+    CHECK(d.status == 1);
+    CHECK(d.err == "sadsl eval: --device: " + device.file.string() + ": BRAM18K: \"ratio\" must be in (0, 1]\n");
+  }
+  scratch_descriptor whole(R"({"DSP": {"total": 12288, "ratio": 1}, "BRAM18K": {"total": 5376, "ratio": 0.7}})");
+  CHECK(run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum + " --device " +
+                  whole.file.string()).status == 0);
+}
+
 TEST_CASE("values that would make resources wrong are refused", "[robustness]") {
   json d = testing::descriptor_json();
   d["memory"]["A_IO_L2_in"]["ele_size"] = 0;

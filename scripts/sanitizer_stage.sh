@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The sanitizer stage of scripts/test.sh: an ASan+UBSan build in build-asan/ of only what it runs
+# (the dsl, poly and command-line tests, the `sadsl` program they run, the fuzz targets), then
+# those tests and scripts/fuzz.sh ($SADSL_FUZZ_SECONDS per target, default 20).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+asan=$root/build-asan
+fuzz_targets="fuzz_descriptor fuzz_expression fuzz_device fuzz_command_line fuzz_random_kernel"
+SADSL_BUILD_DIR=$asan SADSL_TARGETS="sadsl_cli test_dsl test_poly test_cli $fuzz_targets" \
+  bash "$root/scripts/build.sh" -DSADSL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSADSL_BUILD_BENCH=OFF -DSADSL_BUILD_FUZZ=ON
+(cd "$asan" && ctest --output-on-failure --parallel "$(nproc)" --timeout 900 --tests-regex '^(dsl|poly|fuzz):')
+# The tune tests mostly wait for their time budgets: both halves at once.
+(cd "$asan" && ./tests/test_cli '[tune]') & tune_tests=$!
+status=0
+(cd "$asan" && ./tests/test_cli '~[tune]') || status=1
+wait "$tune_tests" || status=1
+bash "$root/scripts/fuzz.sh" "$asan" || status=1
+exit "$status"
