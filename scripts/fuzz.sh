@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every target in fuzz/ for $SADSL_FUZZ_SECONDS seconds each (default 20), $(nproc) at a
+# Fuzzes every target in fuzz/ for $SADSL_FUZZ_SECONDS seconds each (default 10), $(nproc) at a
 # time, from the checked-in corpus and dictionary, with the fuzz_<target> programs of a build
 # (default build-asan/: the replay driver under ASan+UBSan; a SADSL_LIBFUZZER build works alike).
 # $SADSL_FUZZ_SEED (default 1) seeds the mutations; $SADSL_FUZZ_TARGETS picks targets. A crash
@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-${SADSL_BUILD_DIR:-$root/build-asan}}
-seconds=${SADSL_FUZZ_SECONDS:-20}
+seconds=${SADSL_FUZZ_SECONDS:-10}
 seed=${SADSL_FUZZ_SEED:-1}
 targets=${SADSL_FUZZ_TARGETS:-descriptor expression device command_line random_kernel}
 artifacts=$build/fuzz-artifacts

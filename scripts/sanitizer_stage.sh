@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer stage of scripts/test.sh: an ASan+UBSan build in build-asan/ of only what it runs
 # (the dsl, poly and command-line tests, the `sadsl` program they run, the fuzz targets), then
-# those tests and scripts/fuzz.sh ($SADSL_FUZZ_SECONDS per target, default 20).
+# those tests and scripts/fuzz.sh ($SADSL_FUZZ_SECONDS per target, default 10).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 asan=$root/build-asan

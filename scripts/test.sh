@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds sadsl and runs every test (ctest), then the sanitizer stage: an ASan+UBSan build in
 # build-asan/ of only the dsl, poly and command-line tests and the fuzz targets, which runs those
-# tests and fuzzes each target for $SADSL_FUZZ_SECONDS seconds (default 20; scripts/fuzz.sh).
+# tests and fuzzes each target for $SADSL_FUZZ_SECONDS seconds (default 10; scripts/fuzz.sh).
 # SADSL_SANITIZER_STAGE=0 skips that stage; SADSL_SANITIZE=1 instead builds and tests everything
 # under ASan+UBSan in build-asan/.
 set -euo pipefail

@@ -28,6 +28,7 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (o.models) step("models", [&] { return driver::design_spaces(r, o); });
   if (r.spaces.empty()) r.not_tuned = o.models ? "no design has a performance model" : "no model source given";
   if (!r.spaces.empty()) r.tuning = step("tune", [&] { return tune::tune_designs(r.spaces, o.method, o.search); });
+  if (r.tuning && !r.tuned()) r.not_tuned = "no design has a feasible point within the search's budget";
   if (r.tuned()) r.tuned_architecture = step("architecture", [&] {
     return build_architecture(r.best_design(), architecture_point{r.best_point(), {}, false});
   });

@@ -102,20 +102,22 @@ void check_kernel(kernel k, std::initializer_list<std::pair<const char*, int64_t
 
 }  // namespace
 
+// Random tilings per design: MM and FIR more, the larger kernels two (tests/compute/
+// exhaustive_tilings_test.cpp covers every tiling of small instances).
 TEST_CASE("passes preserve semantics: MM") { check_kernel(catalog::mm(), {{"I", 7}, {"J", 6}, {"K", 8}}, 4); }
 TEST_CASE("passes preserve semantics: CNN") {
-  check_kernel(catalog::cnn(), {{"O", 4}, {"R", 3}, {"C", 5}, {"I", 4}, {"K", 2}}, 4);
+  check_kernel(catalog::cnn(), {{"O", 4}, {"R", 3}, {"C", 5}, {"I", 4}, {"K", 2}}, 2);
 }
 TEST_CASE("passes preserve semantics: MTTKRP") {
-  check_kernel(catalog::mttkrp(), {{"I", 4}, {"J", 3}, {"K", 5}, {"L", 4}}, 4);
+  check_kernel(catalog::mttkrp(), {{"I", 4}, {"J", 3}, {"K", 5}, {"L", 4}}, 2);
 }
 TEST_CASE("passes preserve semantics: TTMc") {
-  check_kernel(catalog::ttmc(), {{"I", 3}, {"J", 4}, {"K", 2}, {"L", 3}, {"M", 4}}, 4);
+  check_kernel(catalog::ttmc(), {{"I", 3}, {"J", 4}, {"K", 2}, {"L", 3}, {"M", 4}}, 2);
 }
 TEST_CASE("passes preserve semantics: FIR") { check_kernel(catalog::fir(), {{"N", 13}, {"T", 5}}, 8); }
 
 TEST_CASE("passes preserve semantics: uniformized LU on its triangular domain") {
-  check_kernel(catalog::lu_uniform(), {{"N", 6}}, 4);
+  check_kernel(catalog::lu_uniform(), {{"N", 6}}, 2);
 }
 
 TEST_CASE("passes preserve semantics: integer MM, bit-exact") {

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -180,4 +181,19 @@ TEST_CASE("an output folder that cannot be created") {
         "cannot create the output folder /proc/sadsl/out: No such file or directory");
   o.output = "/dev/null/out";  // a file where a folder should be
   CHECK(message_of([&] { compile(catalog::fir(), o); }) == "cannot create the output folder /dev/null/out: Not a directory");
+}
+
+TEST_CASE("a search stopped before it found a point leaves the kernel untuned and says why") {
+  SADSL_REQUIRE_SHARED_REFERENCE();
+  kernel k = small_mm();
+  compile_options o;
+  o.verify = false;
+  o.models = odyssey_models(gemm_descriptors());
+  std::atomic<bool> stop{true};
+  o.method = "random";
+  o.search.stop = &stop;
+  compile_result r = compile(k, o);
+  CHECK_FALSE(r.tuned());
+  CHECK(r.not_tuned == "no design has a feasible point within the search's budget");
+  CHECK_FALSE(r.tuned_architecture);
 }
