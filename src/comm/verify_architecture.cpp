@@ -25,6 +25,20 @@ std::string first_difference(const std::string& tensor, const std::vector<T>& go
 
 }  // namespace
 
+std::string output_difference(const kernel& k, const buffers& got, const buffers& want, double tolerance) {
+  for (const auto& t : k.tensors()) {
+    if (t->role != tensor_role::output && t->role != tensor_role::inout) continue;
+    std::string diff = std::visit(
+        [&](const auto& w) {
+          using V = std::decay_t<decltype(w)>;
+          return first_difference(t->name, std::get<V>(got.all().at(t->name).data), w, tolerance);
+        },
+        want.all().at(t->name).data);
+    if (!diff.empty()) return diff;
+  }
+  return "";
+}
+
 std::string verify_architecture(const architecture& a, uint64_t seed) {
   const kernel& k = a.design->band->source->kernel();
   buffers want(k), got(k);
@@ -34,18 +48,8 @@ std::string verify_architecture(const architecture& a, uint64_t seed) {
   execution_result x = execute(a, got);
   std::string name = a.design->name();
   if (!x.ok()) return fmt::format("architecture of design {}: {}", name, x.deadlock);
-  double tolerance = a.reduction_reordered ? 1e-5 : 0;
-  for (const auto& t : k.tensors()) {
-    if (t->role != tensor_role::output && t->role != tensor_role::inout) continue;
-    std::string diff = std::visit(
-        [&](const auto& w) {
-          using V = std::decay_t<decltype(w)>;
-          return first_difference(t->name, std::get<V>(got.all().at(t->name).data), w, tolerance);
-        },
-        want.all().at(t->name).data);
-    if (!diff.empty()) return fmt::format("architecture of design {}: {}", name, diff);
-  }
-  return "";
+  std::string diff = output_difference(k, got, want, a.reduction_reordered ? 1e-5 : 0);
+  return diff.empty() ? "" : fmt::format("architecture of design {}: {}", name, diff);
 }
 
 }  // namespace sadsl

@@ -1,13 +1,10 @@
 #pragma once
-// Helpers of the comm and codegen tests: tilings of the three shapes the sweeps cover, output
-// comparison, the integer MM kernels.
+// Helpers of the comm and codegen tests: tilings of the three shapes the sweeps cover, the
+// integer MM kernels.
 #include <algorithm>
-#include <cmath>
-#include <string>
-#include <type_traits>
-#include <variant>
 #include <cstdint>
 
+#include <sadsl/comm/executor.hpp>
 #include <sadsl/sadsl.hpp>
 
 namespace sadsl::testing {
@@ -46,28 +43,6 @@ inline design_point tiling(const design& d, tiling_shape shape) {
       }
     }
   return p;
-}
-
-/// "" when the outputs in `got` equal those in `want` (exactly, or within `tolerance` relative),
-/// else the first difference.
-inline std::string output_difference(const kernel& k, const buffers& got, const buffers& want, double tolerance) {
-  for (const auto& t : k.tensors()) {
-    if (t->role != tensor_role::output && t->role != tensor_role::inout) continue;
-    std::string diff = std::visit(
-        [&](const auto& w) -> std::string {
-          using V = std::decay_t<decltype(w)>;
-          const auto& g = std::get<V>(got.all().at(t->name).data);
-          for (size_t i = 0; i < w.size(); ++i) {
-            double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
-            bool ok = tolerance == 0 ? g[i] == w[i] : std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
-            if (!ok) return t->name + "[" + std::to_string(i) + "] = " + std::to_string(a) + ", want " + std::to_string(b);
-          }
-          return "";
-        },
-        want.all().at(t->name).data);
-    if (!diff.empty()) return diff;
-  }
-  return "";
 }
 
 /// The integer-input MM variants of the sweeps: int16 or int8 inputs, int32 sums.

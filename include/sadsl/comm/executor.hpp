@@ -39,4 +39,9 @@ execution_result execute(const architecture& a, buffers& data);
 /// Else the deadlock report or the first output element that differs, with both values.
 std::string verify_architecture(const architecture& a, uint64_t seed = 2026);
 
+/// "" when every output (and inout) tensor of k in `got` equals the one in `want`: exactly when
+/// tolerance is 0, else within `tolerance` relative (at least absolute 1); else the first element
+/// that differs, with both values.
+std::string output_difference(const kernel& k, const buffers& got, const buffers& want, double tolerance);
+
 }  // namespace sadsl
