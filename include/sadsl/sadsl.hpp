@@ -28,3 +28,6 @@
 #include "sadsl/comm/executor.hpp"
 #include "sadsl/driver/compile.hpp"
 #include "sadsl/driver/odyssey_models.hpp"
+#include "sadsl/driver/compiler_models.hpp"
+#include "sadsl/comm/part_cycles.hpp"
+#include "sadsl/modeling/performance_model.hpp"

@@ -125,6 +125,12 @@ struct op_block {
 struct module_part {
   std::string name;                    // "compute", "fill", "feed", "collect", "send", "transfer"
   bool previous_tile = false;          // runs one tile behind (feed / send of a double buffer)
+  /// What its loops iterate: the leaf PE's tile-local frame (PE, feed, collect, dummy parts:
+  /// time loops, latency loops, SIMD lane, statement position) or the words of the chunks it
+  /// moves (fill, send, transfer parts: leaves, highest cluster dim first, then the chunk's
+  /// stored dims, the last one in words). The performance model reads it.
+  enum class iteration { pe_frame, chunk_words };
+  iteration iterates = iteration::pe_frame;
   isl::ast_node ast;
   std::vector<op_block> blocks;        // by the annotation of each user node
 };

@@ -1,0 +1,31 @@
+#pragma once
+// The cycles one module instance spends in one part of its program for one tile when it never
+// waits on a FIFO: the static cost the performance model predicts and the timed simulation adds
+// stalls to. The rules (docs/modeling.md):
+//   - a SIMD lane loop (its iterator is the lane of a vector operation) is unrolled: one copy;
+//   - a loop whose nested loops are all lane loops is pipelined: trip x ii + depth;
+//   - outside pipelined loops each execution of a user node takes one cycle; loops add nothing.
+#include <cstdint>
+#include <vector>
+
+#include "sadsl/comm/architecture.hpp"
+
+namespace sadsl {
+
+struct pipeline_timing {
+  int64_t ii = 1;     ///< initiation interval of every pipelined loop
+  int64_t depth = 0;  ///< cycles added at each exit of a pipelined loop (0: Odyssey's model)
+};
+
+/// Cycles of part `part` of module kind `kind` at instance `instance` for tile `tile` (one value
+/// per tile loop, t0..).
+int64_t part_cycles(const architecture& a, int kind, int part, int instance, const std::vector<int64_t>& tile,
+                    const pipeline_timing& timing = {});
+
+/// The tiles of phase `phase` (an index into a.phases), in the order the modules run them.
+std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase);
+
+/// The user-node iterators of a part that are SIMD lane iterators (unrolled loops), by name.
+std::vector<std::string> lane_iterators(const module_part& part);
+
+}  // namespace sadsl

@@ -1,0 +1,445 @@
+// performance_model: a design's model read off its architecture at a template point (see the
+// header), checked against that architecture's own counts before it is returned.
+#include "sadsl/modeling/performance_model.hpp"
+
+#include <isl/ast.h>
+#include <isl/id.h>
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "resources.hpp"
+#include "sadsl/error.hpp"
+#include "symbols.hpp"
+
+namespace sadsl {
+
+namespace {
+
+using model::expr;
+using modeling::symbols;
+
+// Sets every kernel param to 16 + 2n while it lives (each loop then has two or more tiles of the
+// template factors), and restores the user's sizes.
+class template_sizes {
+public:
+  explicit template_sizes(const kernel& k) : params_(k.params()) {
+    int64_t n = 0;
+    for (const auto& p : params_) {
+      saved_.push_back(p.value());
+      p.set(16 + 2 * n++);
+    }
+  }
+  ~template_sizes() {
+    for (size_t x = 0; x < params_.size(); ++x) params_[x].set(saved_[x]);
+  }
+  template_sizes(const template_sizes&) = delete;
+  template_sizes& operator=(const template_sizes&) = delete;
+
+private:
+  std::vector<param> params_;
+  std::vector<int64_t> saved_;
+};
+
+// Factors where every level has two or more iterations: t1 = 8, then halves.
+design_point template_point(const design& d) {
+  design_point p;
+  for (tile_level level : {tile_level::array_partition, tile_level::latency_hiding, tile_level::simd})
+    for (const auto& f : d.factors) {
+      if (f.id.level != level) continue;
+      if (!f.parent) {
+        p[f.id] = 8;
+        continue;
+      }
+      int64_t parent = p.at(*f.parent), v = 1;
+      for (int64_t t = parent / 2; t >= 1 && v == 1; --t)
+        if (parent % t == 0 && (!f.power_of_two || (t & (t - 1)) == 0) && (f.max_value == 0 || t <= f.max_value)) v = t;
+      p[f.id] = v;
+    }
+  return p;
+}
+
+int iterator_dim(const isl::ast_node& for_node) {
+  isl_ast_expr* it = isl_ast_node_for_get_iterator(for_node.get());
+  isl_id* id = isl_ast_expr_get_id(it);
+  std::string name = isl_id_get_name(id);
+  isl_id_free(id);
+  isl_ast_expr_free(it);
+  SADSL_INTERNAL_ASSERT(name.size() > 1 && name[0] == 'c', "an AST iterator not named by its schedule dimension: " + name);
+  return std::stoi(name.substr(1));
+}
+
+std::string iterator_name(const isl::ast_node& for_node) { return fmt::format("c{}", iterator_dim(for_node)); }
+
+// Cycles of one tile of a part, by the rules of part_cycles, with each loop's trip count the
+// symbolic extent of the schedule dimension it iterates.
+class part_cost {
+public:
+  part_cost(const std::vector<expr>& dims, const std::set<std::string>& lanes, const pipeline_timing& t)
+      : dims_(dims), lanes_(lanes), timing_(t) {}
+
+  expr of(const isl::ast_node& n) const {
+    switch (isl_ast_node_get_type(n.get())) {
+      case isl_ast_node_for: {
+        isl::ast_node body = isl::manage(isl_ast_node_for_get_body(n.get()));
+        if (lanes_.count(iterator_name(n))) return of(body);
+        expr trip = dims_.at(static_cast<size_t>(iterator_dim(n)));
+        if (only_lanes_inside(body)) return trip * expr(static_cast<double>(timing_.ii)) + expr(static_cast<double>(timing_.depth));
+        return trip * of(body);
+      }
+      case isl_ast_node_if: {
+        expr then = of(isl::manage(isl_ast_node_if_get_then_node(n.get())));
+        if (!isl_ast_node_if_has_else_node(n.get())) return then;
+        return model::max(then, of(isl::manage(isl_ast_node_if_get_else_node(n.get()))));
+      }
+      case isl_ast_node_block: {
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n.get());
+        expr total = 0;
+        for (int i = 0; i < isl_ast_node_list_n_ast_node(list); ++i)
+          total = total + of(isl::manage(isl_ast_node_list_get_ast_node(list, i)));
+        isl_ast_node_list_free(list);
+        return total;
+      }
+      case isl_ast_node_user: return block_index(n) >= 0 ? 1 : 0;
+      default: throw internal_error("performance model: an unexpected AST node");
+    }
+  }
+
+private:
+  bool only_lanes_inside(const isl::ast_node& n) const {
+    switch (isl_ast_node_get_type(n.get())) {
+      case isl_ast_node_for:
+        return lanes_.count(iterator_name(n)) && only_lanes_inside(isl::manage(isl_ast_node_for_get_body(n.get())));
+      case isl_ast_node_if:
+        return only_lanes_inside(isl::manage(isl_ast_node_if_get_then_node(n.get()))) &&
+               (!isl_ast_node_if_has_else_node(n.get()) || only_lanes_inside(isl::manage(isl_ast_node_if_get_else_node(n.get()))));
+      case isl_ast_node_block: {
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n.get());
+        bool all = true;
+        for (int i = 0; i < isl_ast_node_list_n_ast_node(list) && all; ++i)
+          all = only_lanes_inside(isl::manage(isl_ast_node_list_get_ast_node(list, i)));
+        isl_ast_node_list_free(list);
+        return all;
+      }
+      default: return true;
+    }
+  }
+
+  const std::vector<expr>& dims_;
+  const std::set<std::string>& lanes_;
+  pipeline_timing timing_;
+};
+
+std::string kind_text(const design& d, const module_kind& k, const module_part& p) {
+  return fmt::format("design {}, module {}, part {}", d.name(), k.name, p.name);
+}
+
+// The model under construction, and the template architecture it is read from.
+class builder {
+public:
+  builder(const design& d, const modeling_options& o, model::design_model& m)
+      : d_(d), o_(o), m_(m), prog_(*d.band->source), s_(d, m) {}
+
+  void build(const architecture& a) {
+    if (a.padding == padding_mode::guarded)
+      throw error(fmt::format("design {}: its partial tiles are guarded (not zero-padded); sadsl does not model guarded "
+                              "designs yet", d_.name()));
+    values_ = model_point(m_, a.point.factors, prog_.kernel());
+    for (size_t n = 0; n < a.networks.size(); ++n) plan_network(a, n);
+    expr phases = 1;
+    for (size_t j : a.phase_loops) phases = phases * s_.loop(d_.tile_order.at(j)).tiles;
+    std::vector<std::vector<int64_t>> tiles;  // of every phase
+    for (size_t ph = 0; ph < a.phases.size(); ++ph)
+      for (auto& t : phase_tiles(a, ph)) tiles.push_back(std::move(t));
+    expr lut_io = 0, offchip = 0, bram = 0, uram = 0;
+    for (size_t k = 0; k < a.modules.size(); ++k) {
+      const module_kind& kind = a.modules[k];
+      expr instances = instance_count(kind);
+      check(fmt::format("design {}: instances of module {}", d_.name(), kind.name), instances,
+            static_cast<int64_t>(kind.instances.size()));
+      if (kind.role != module_role::pe) lut_io = lut_io + instances;
+      model::module_latency latency = module_latency(a, static_cast<int>(k), tiles, phases);
+      m_.modules.push_back(std::move(latency));
+      for (const auto& b : kind.buffers) {
+        expr copies = instances * expr(b.double_buffered ? 2 : 1);
+        bram = bram + copies * memory(kind, b, false);
+        uram = uram + copies * memory(kind, b, true);
+      }
+      if (kind.dram) offchip = offchip + active_ * words_ * network(kind).pack * expr(type_size(network(kind).element));
+    }
+    int64_t per_lane = 0;
+    for (const auto& st : prog_.statements()) per_lane += statement_dsp(st);
+    m_.dsp = s_.pe_count() * s_.simd() * expr(static_cast<double>(per_lane));
+    m_.bram18k = bram;
+    m_.uram = uram;
+    m_.offchip_bytes = offchip;
+    // A rough LUT estimate, as in the imported models (Odyssey has none): lanes, PE control, I/O modules.
+    m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io * expr(300);
+    add_constraints();
+  }
+
+private:
+  struct network_terms {
+    std::vector<expr> box;
+    expr pack = 1;
+    expr pack_template = 1;  // the template is built with packing 1, so that no word loop degenerates
+    elem_type element = elem_type::f32;
+    std::vector<int> cluster_order;
+    int buffered_level = 1;
+  };
+
+  const network_terms& network(const module_kind& k) const { return networks_.at(static_cast<size_t>(k.network)); }
+
+  void plan_network(const architecture& a, size_t n) {
+    const io_network& net = a.networks[n];
+    std::vector<access_ref> accesses;
+    for (const auto& st : prog_.statements()) {
+      if (!net.input && st.write.tensor->id() == net.tensor) accesses.push_back({st.id, -1});
+      for (size_t r = 0; net.input && r < st.reads.size(); ++r)
+        if (st.reads[r].tensor->id() == net.tensor) accesses.push_back({st.id, static_cast<int>(r)});
+    }
+    network_terms t;
+    t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
+    t.box = s_.box(accesses);
+    t.pack = s_.pack(accesses, t.box.back(), bits_of(t.element));
+    t.cluster_order = net.cluster_order;
+    t.buffered_level = net.buffered_level;
+    for (const auto& k : a.modules)
+      if (k.network == static_cast<int>(n) && k.buffered)
+        for (size_t dim = 0; dim < t.box.size(); ++dim)
+          check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
+                t.box[dim], k.buffers.at(0).extents.at(dim));
+    networks_.push_back(std::move(t));
+  }
+
+  expr instance_count(const module_kind& k) const {
+    if (k.role == module_role::pe) return s_.pe_count();
+    expr n = 1;
+    for (size_t i = 0; i < k.index_dims.size(); ++i) {
+      expr g = s_.grid(static_cast<size_t>(k.index_dims[i]));
+      if (k.role == module_role::dummy_source || k.role == module_role::dummy_sink) {
+        // Dummies close the chain ends: one coordinate along the chain (every template grid dim
+        // has two or more PEs, so the edge is the dim where all instances agree).
+        std::set<int64_t> values;
+        for (const auto& c : k.instances) values.insert(c[i]);
+        n = n * (values.size() == 1 ? expr(1) : g);
+        continue;
+      }
+      bool chain = i == 0 && !k.dram;
+      n = n * (chain ? (k.boundary ? expr(1) : g - expr(1)) : g);
+    }
+    return n;
+  }
+
+  // The extents of a part's schedule dimensions.
+  std::vector<expr> part_dims(const module_kind& k, const module_part& p, bool template_pack) {
+    std::vector<expr> dims;
+    if (p.iterates == module_part::iteration::pe_frame) {
+      for (size_t i = 0; i < s_.frame_dims(); ++i) dims.push_back(s_.frame_extent(i));
+      dims.push_back(1);  // the statement's position
+      return dims;
+    }
+    const network_terms& n = network(k);
+    // Leaf dims: a module at level k moves the leaves of its own and the later modules of its
+    // chain (dim g = k; the last one, a boundary kind, its own only) and all leaves below (g < k).
+    const size_t level = static_cast<size_t>(k.level - n.buffered_level);
+    for (size_t g = n.cluster_order.size(); g-- > 0;)
+      dims.push_back(g == level && k.boundary ? expr(1) : s_.grid(static_cast<size_t>(n.cluster_order[g])));
+    for (size_t e = 0; e < n.box.size(); ++e)
+      dims.push_back(e + 1 < n.box.size() ? n.box[e] : n.box[e] / (template_pack ? n.pack_template : n.pack));
+    return dims;
+  }
+
+  model::module_latency module_latency(const architecture& a, int k, const std::vector<std::vector<int64_t>>& tiles,
+                                       const expr& phases) {
+    const module_kind& kind = a.modules[static_cast<size_t>(k)];
+    expr current = 0, previous = 0, sequential = 0, active = 0;
+    for (size_t p = 0; p < kind.parts.size(); ++p) {
+      const module_part& part = kind.parts[p];
+      std::vector<std::string> lane_list = lane_iterators(part);
+      std::set<std::string> lanes(lane_list.begin(), lane_list.end());
+      std::vector<expr> template_dims = part_dims(kind, part, true);
+      expr at_template = part_cost(template_dims, lanes, o_.timing).of(part.ast);
+      std::vector<expr> dims = part_dims(kind, part, false);
+      expr cost = part_cost(dims, lanes, o_.timing).of(part.ast);
+      auto [tiles_active, cycles] = measured(a, k, static_cast<int>(p), tiles);
+      check(kind_text(d_, kind, part) + ": cycles per tile", at_template, cycles);
+      active = tiles_active;
+      (part.previous_tile ? previous : current) = (part.previous_tile ? previous : current) + cost;
+      sequential = sequential + tiles_active * cost;
+      if (part.iterates == module_part::iteration::chunk_words && kind.dram) {
+        words_ = expr(1);
+        for (const auto& x : dims) words_ = words_ * x;
+        active_ = tiles_active;
+      }
+    }
+    model::module_latency out;
+    out.name = kind.name;
+    bool double_buffered = !previous.is_constant(0);
+    expr main = double_buffered ? active * model::max(current, previous) : sequential;
+    out.main = model::make_leaf(main);
+    if (kind.role == module_role::io_in) {
+      out.role = model::module_role::input;
+      out.prologue = model::make_leaf(phases * current);
+    } else if (kind.role == module_role::io_out) {
+      out.role = model::module_role::output;
+      out.epilogue = model::make_leaf(phases * (double_buffered ? previous : current));
+    }
+    return out;
+  }
+
+  // At the template: the tiles (of all phases) in which some instance runs the part, as an
+  // expression (per tile loop: all its tiles, all but one, or one), and the cycles of one such tile.
+  std::pair<expr, int64_t> measured(const architecture& a, int k, int p, const std::vector<std::vector<int64_t>>& tiles) {
+    const module_kind& kind = a.modules[static_cast<size_t>(k)];
+    const module_part& part = kind.parts[static_cast<size_t>(p)];
+    std::vector<std::vector<int64_t>> active;
+    int64_t cycles = -1;
+    for (const auto& t : tiles) {
+      int64_t most = 0;
+      for (size_t i = 0; i < kind.instances.size(); ++i)
+        most = std::max(most, part_cycles(a, k, p, static_cast<int>(i), t, o_.timing));
+      if (most == 0) continue;
+      if (cycles >= 0 && most != cycles)
+        throw error(fmt::format("{}: its tiles take different cycles ({} and {}); sadsl does not model that yet",
+                                kind_text(d_, kind, part), cycles, most));
+      cycles = most;
+      active.push_back(t);
+    }
+    if (active.empty()) return {expr(0), 0};
+    expr count = 1;
+    size_t product = 1;
+    for (size_t j = 0; j < d_.tile_order.size(); ++j) {
+      std::set<int64_t> values, all;
+      for (const auto& t : active) values.insert(t[j]);
+      for (const auto& t : tiles) all.insert(t[j]);
+      const expr& n = s_.loop(d_.tile_order[j]).tiles;
+      if (values.size() == all.size()) count = count * n;
+      else if (values.size() + 1 == all.size() && values.size() > 1) count = count * (n - expr(1));
+      else if (values.size() != 1)
+        throw error(fmt::format("{}: runs in some of the tiles of loop {}; sadsl does not model that yet", kind_text(d_, kind, part),
+                                d_.tile_order[j].name()));
+      product *= values.size();
+    }
+    if (product != active.size())
+      throw error(fmt::format("{}: the tiles it runs in are not a product of ranges; sadsl does not model that yet",
+                              kind_text(d_, kind, part)));
+    return {count, cycles};
+  }
+
+  // BRAM18K (uram = false) or URAM blocks of one copy of a buffer, as buffer_bram18k / buffer_uram.
+  expr memory(const module_kind& k, const buffer& b, bool uram) const {
+    std::vector<expr> extents;
+    if (k.buffered) {
+      extents = network(k).box;
+    } else {  // a PE's local buffer: the box of the local accesses of its tensor
+      std::vector<access_ref> accesses;
+      for (const auto& st : prog_.statements()) {
+        if (st.write.tensor->id() == b.tensor) accesses.push_back({st.id, -1});
+        for (size_t r = 0; r < st.reads.size(); ++r)
+          if (st.reads[r].tensor->id() == b.tensor) accesses.push_back({st.id, static_cast<int>(r)});
+      }
+      extents = s_.box(accesses);
+      for (size_t dim = 0; dim < extents.size(); ++dim)
+        check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name), extents[dim],
+              b.extents.at(dim));
+    }
+    expr size = 1;
+    for (const auto& e : extents) size = size * e;
+    expr banks = 1;
+    if (k.buffered) {
+      banks = network(k).pack;
+      for (const auto& part : k.parts)
+        for (const auto& block : part.blocks)
+          for (const auto& op : block.ops)
+            if (op.buffer == 0 && part.iterates == module_part::iteration::pe_frame && op.lanes > 1) banks = model::max(banks, s_.simd());
+    }
+    expr bits = static_cast<double>(bits_of(b.element));
+    expr per_bank = model::ceil_div(size, banks);
+    expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(size, 64);
+    expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
+    if (uram) return over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096));
+    return over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
+  }
+
+  void add_constraints() {
+    for (size_t i = 0; i < m_.params.size(); ++i) {
+      const model::parameter& p = m_.params[i];
+      if (p.role() == model::parameter_role::problem_size) continue;
+      expr v = expr::parameter(i, p.name);
+      m_.constraints.push_back({model::constraint::kind::at_least, v, *p.lower_bound, p.name + " >= 1"});
+      if (p.role() != model::parameter_role::tile)
+        m_.constraints.push_back({model::constraint::kind::at_most, v, *p.upper_bound, p.name + " <= " + model::to_string(*p.upper_bound)});
+      for (size_t parent : p.divides)
+        m_.constraints.push_back({model::constraint::kind::divides, v, expr::parameter(parent, m_.params[parent].name),
+                                  p.name + " divides " + m_.params[parent].name});
+      if (p.power_of_two) m_.constraints.push_back({model::constraint::kind::power_of_two, v, expr(), p.name + " is a power of two"});
+    }
+    // Latency hiding (as Odyssey): a PE that accumulates in a local buffer needs the latency
+    // loops' iterations to cover the adder's pipeline, 8 x the SIMD factor.
+    if (d_.latency.empty()) return;
+    expr product = 1;
+    std::string text;
+    for (const auto& l : d_.latency) {
+      factor_id f{l, tile_level::latency_hiding};
+      product = product * expr::parameter(m_.parameter_index(d_.name_of(f)), d_.name_of(f));
+      text += (text.empty() ? "" : " * ") + d_.name_of(f);
+    }
+    m_.constraints.push_back({model::constraint::kind::at_least, product, expr(8) * s_.simd(),
+                              "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
+  }
+
+  void check(const std::string& what, const expr& e, int64_t concrete) const {
+    double v = model::evaluate(e, values_);
+    if (v != static_cast<double>(concrete))
+      throw error(fmt::format("{}: the model says {} ({}), the architecture at the template point has {}; sadsl cannot "
+                              "model this design yet", what, v, model::to_string(e), concrete));
+  }
+
+  const design& d_;
+  const modeling_options& o_;
+  model::design_model& m_;
+  const program& prog_;
+  symbols s_;
+  std::vector<double> values_;
+  std::vector<network_terms> networks_;
+  expr words_ = 0, active_ = 0;  // of the last top-level transfer part seen
+};
+
+}  // namespace
+
+std::vector<double> model_point(const model::design_model& m, const design_point& p, const kernel& k) {
+  std::vector<double> out;
+  for (const auto& x : m.params) {
+    double v = 0;
+    if (const auto* size = std::get_if<model::problem_size_origin>(&x.origin)) {
+      for (const auto& q : k.params())
+        if (q.id() == size->param) v = static_cast<double>(q.value());
+    } else if (const auto* f = std::get_if<factor_id>(&x.origin)) {
+      auto it = p.find(*f);
+      if (it == p.end()) throw error(fmt::format("model \"{}\": the design point has no value for {}", m.name, x.name));
+      v = static_cast<double>(it->second);
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+model::design_model performance_model(const design& d, const modeling_options& options) {
+  model::design_model m;
+  m.name = d.name();
+  m.source = "sadsl";
+  const kernel& k = d.band->source->kernel();
+  template_sizes sizes(k);
+  architecture_point point{template_point(d), {}, options.prefer_uram};
+  architecture first = build_architecture(d, point);
+  for (const auto& n : first.networks)
+    for (const auto& [level, pack] : n.packs) point.packs[pack_id{n.tensor, n.kind, level}] = 1;
+  architecture a = build_architecture(d, point);
+  builder(d, options, m).build(a);
+  return m;
+}
+
+}  // namespace sadsl

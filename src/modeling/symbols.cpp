@@ -1,0 +1,162 @@
+// The parameters of a design's model and the expressions its counts are made of.
+#include "symbols.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+// [a | q] for positive integers: 1 when a divides q, else 0.
+expr divides(const expr& a, const expr& q) { return expr(1) + model::floor_div(q, a) - model::ceil_div(q, a); }
+
+}  // namespace
+
+symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band->source) {
+  for (const auto& p : prog_.kernel().params()) {
+    param_index_[p.id().key()] = m.params.size();
+    model::parameter x;
+    x.name = p.name();
+    x.origin = model::problem_size_origin{p.id()};
+    m.params.push_back(std::move(x));
+  }
+  std::map<factor_id, size_t> index;
+  for (const auto& f : d.factors) {
+    index[f.id] = m.params.size();
+    model::parameter x;
+    x.name = d.name_of(f.id);
+    x.origin = f.id;
+    x.power_of_two = f.power_of_two;
+    x.lower_bound = expr(1);
+    m.params.push_back(std::move(x));
+  }
+  auto param = [&](const factor_id& f) { return expr::parameter(index.at(f), m.params[index.at(f)].name); };
+  for (const auto& f : d.factors) {
+    model::parameter& x = m.params[index.at(f.id)];
+    if (f.parent) {
+      expr upper = param(*f.parent);
+      if (f.max_value > 0) upper = model::min(upper, expr(static_cast<double>(f.max_value)));
+      x.upper_bound = upper;
+      x.divides.push_back(index.at(*f.parent));
+      m.params[index.at(*f.parent)].split_by = index.at(f.id);
+    } else {
+      affine extent = d.band->extent(f.id.loop);
+      x.upper_bound = of_params(extent, "the extent of loop " + f.id.loop.name());
+      // The tuner knows a tiled loop by its problem size's split_by chain.
+      if (extent.constant() == 0 && extent.terms().size() == 1 && extent.terms()[0].coefficient == 1)
+        m.params[param_index_.at(extent.terms()[0].symbol->seq)].split_by = index.at(f.id);
+    }
+  }
+  if (d.simd) simd_ = param({*d.simd, tile_level::simd});
+  for (const auto& l : d.band->loop_ids()) {
+    loop_terms t;
+    t.extent = of_params(d.band->extent(l), "the extent of loop " + l.name());
+    t.t1 = param({l, tile_level::array_partition});
+    t.tiles = model::ceil_div(t.extent, t.t1);
+    t.space = std::find(d.space.begin(), d.space.end(), l) != d.space.end();
+    bool latency = std::find(d.latency.begin(), d.latency.end(), l) != d.latency.end(), vec = d.simd == l;
+    if (latency) {
+      expr t2 = param({l, tile_level::latency_hiding});
+      t.w = t2;
+      t.latency = vec ? t2 / simd_ : t2;
+    } else if (vec) {
+      t.w = simd_;
+    }
+    t.time = t.t1 / t.w;
+    loops_.emplace(l, t);
+  }
+  // The frame: time loops (band order), latency loops (design order), the SIMD lane.
+  for (const auto& l : d.band->loop_ids())
+    if (!loops_.at(l).space) frame_.push_back(loops_.at(l).time);
+  for (const auto& l : d.latency) frame_.push_back(loops_.at(l).latency);
+  frame_.push_back(simd_);
+}
+
+expr symbols::of_params(const affine& a, const std::string& what) const {
+  if (!a.is_affine()) throw error(fmt::format("{} is not affine ({}): sadsl cannot model it", what, a.nonaffine_text()));
+  expr out = static_cast<double>(a.constant());
+  for (const auto& t : a.terms()) {
+    if (t.symbol->kind != detail::symbol_kind::param)
+      throw error(fmt::format("{} ({}) depends on loop {}: sadsl does not model triangular loop nests yet", what, a.str(),
+                              t.symbol->name));
+    out = out + expr(static_cast<double>(t.coefficient)) * expr::parameter(param_index_.at(t.symbol->seq), t.symbol->name);
+  }
+  return out;
+}
+
+expr symbols::grid(size_t i) const {
+  const loop_terms& t = loops_.at(d_.space.at(i));
+  return t.t1 / t.w;
+}
+
+expr symbols::pe_count() const {
+  expr n = 1;
+  for (size_t i = 0; i < d_.space.size(); ++i) n = n * grid(i);
+  return n;
+}
+
+expr symbols::frame_extent(size_t i) const { return frame_.at(i); }
+
+const loop_terms* symbols::band_loop(uint64_t key) const {
+  for (const auto& [l, t] : loops_)
+    if (l.key() == key) return &t;
+  return nullptr;
+}
+
+affine symbols::stored_index(const access_ref& a, size_t dim) const {
+  const access_info& acc = prog_.statement(a.statement).access(a);
+  size_t original = dim;
+  for (const auto& l : d_.layouts)
+    if (l.tensor == acc.tensor->id()) original = static_cast<size_t>(l.order.at(dim));
+  return acc.index.at(original);
+}
+
+std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
+  SADSL_INTERNAL_ASSERT(!accesses.empty(), "a box of no accesses");
+  const access_info& first = prog_.statement(accesses.front().statement).access(accesses.front());
+  std::vector<expr> out;
+  for (size_t dim = 0; dim < first.index.size(); ++dim) {
+    std::optional<expr> extent;
+    for (const auto& a : accesses) {
+      expr e = 1;
+      affine index = stored_index(a, dim);
+      for (const auto& t : index.terms()) {
+        const loop_terms* l = band_loop(t.symbol->seq);
+        if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band: sadsl does not model "
+                                        "it yet", d_.name(), t.symbol->name));
+        e = e + expr(static_cast<double>(std::abs(t.coefficient))) * ((l->space ? l->w : l->t1) - expr(1));
+      }
+      extent = extent ? model::max(*extent, e) : e;
+    }
+    out.push_back(*extent);
+  }
+  return out;
+}
+
+expr symbols::pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const {
+  std::vector<expr> offsets{last};
+  for (const auto& a : accesses) {
+    affine index = stored_index(a, prog_.statement(a.statement).access(a).index.size() - 1);
+    if (index.constant() != 0) offsets.push_back(static_cast<double>(std::abs(index.constant())));
+    for (const auto& t : index.terms()) {
+      const loop_terms* l = band_loop(t.symbol->seq);
+      expr c = static_cast<double>(std::abs(t.coefficient));
+      offsets.push_back(c * l->t1);
+      if (l->space) offsets.push_back(c * l->w);
+    }
+  }
+  expr pack = 1;
+  for (int64_t word = 2; word * element_bits <= 512; word *= 2) {
+    expr all = 1;
+    for (const auto& q : offsets) all = all * divides(expr(static_cast<double>(word)), q);
+    pack = pack + expr(static_cast<double>(word / 2)) * all;
+  }
+  return pack;
+}
+
+}  // namespace sadsl::modeling

@@ -1,0 +1,64 @@
+#pragma once
+// The symbols of a design's performance model: one model parameter per problem size and tiling
+// factor (with its origin and relations), and the expressions every count is made of — tiles per
+// loop, PEs per space loop, the extents of a PE's tile-local frame, the box of elements an access
+// touches at one PE in one tile, and the packing factor of a chunk.
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "sadsl/compute/design.hpp"
+#include "sadsl/model/design_model.hpp"
+#include "sadsl/poly/program.hpp"
+
+namespace sadsl::modeling {
+
+using model::expr;
+
+/// The expressions of one band loop.
+struct loop_terms {
+  expr extent;         // the problem's extent (hi - lo)
+  expr t1;             // array-partitioning factor
+  expr tiles;          // ceil(extent / t1): a non-divisor pads
+  expr w = 1;          // values per PE step: t2 (latency), the SIMD factor (SIMD only), else 1
+  expr latency = 1;    // the latency frame dim: t2 / (SIMD factor when also the SIMD loop)
+  expr time;           // a time loop's frame dim: t1 / w
+  bool space = false;
+};
+
+class symbols {
+public:
+  /// Declares the model's parameters in m: every kernel param, then the design's factors.
+  symbols(const design& d, model::design_model& m);
+
+  const loop_terms& loop(const loop_id& l) const { return loops_.at(l); }
+  expr simd() const { return simd_; }
+  /// PEs along space dim i, and in all.
+  expr grid(size_t i) const;
+  expr pe_count() const;
+  /// The extent of dim i of the PE's tile-local frame (time loops, latency loops, lane).
+  expr frame_extent(size_t i) const;
+  size_t frame_dims() const { return frame_.size(); }
+  /// The extent along each stored dim of the box of elements that `accesses` (of one tensor)
+  /// touch at one PE in one tile; nullopt when the accesses disagree.
+  std::vector<expr> box(const std::vector<access_ref>& accesses) const;
+  /// The packing factor of a chunk of `accesses` whose box ends in `last`: the largest power of
+  /// two that divides `last` and every offset where a chunk can start, at most 512 bits.
+  expr pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const;
+  /// The value of an affine expression of kernel params (sadsl::error for loop terms).
+  expr of_params(const affine& a, const std::string& what) const;
+
+private:
+  // The access index along stored dim `dim`.
+  affine stored_index(const access_ref& a, size_t dim) const;
+  const loop_terms* band_loop(uint64_t key) const;
+
+  const design& d_;
+  const program& prog_;
+  std::map<uint64_t, size_t> param_index_;  // kernel param key -> model parameter
+  std::map<loop_id, loop_terms> loops_;
+  std::vector<expr> frame_;
+  expr simd_ = 1;
+};
+
+}  // namespace sadsl::modeling

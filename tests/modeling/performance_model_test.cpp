@@ -1,0 +1,91 @@
+// The compiler-built performance models, checked against the concrete architectures they describe.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "sadsl/catalog/kernels.hpp"
+#include "sadsl/compute/designs.hpp"
+#include "sadsl/error.hpp"
+#include "sadsl/model/interpreter.hpp"
+#include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/poly/program.hpp"
+
+using namespace sadsl;
+
+namespace {
+
+// A random legal point: first-level factors anywhere in [1, extent] (non-divisors pad), deeper
+// ones random divisors of their parent within their bounds.
+design_point random_point(const design& d, std::mt19937_64& rng, int64_t extent) {
+  design_point p;
+  for (tile_level level : {tile_level::array_partition, tile_level::latency_hiding, tile_level::simd})
+    for (const auto& f : d.factors) {
+      if (f.id.level != level) continue;
+      if (!f.parent) {
+        p[f.id] = std::uniform_int_distribution<int64_t>(1, extent)(rng);
+        continue;
+      }
+      std::vector<int64_t> choices;
+      int64_t parent = p.at(*f.parent);
+      for (int64_t t = 1; t <= parent; ++t)
+        if (parent % t == 0 && (!f.power_of_two || (t & (t - 1)) == 0) && (f.max_value == 0 || t <= f.max_value))
+          choices.push_back(t);
+      p[f.id] = choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(rng)];
+    }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("MM models: resources equal the concrete architecture's at random points", "[modeling]") {
+  kernel k = catalog::mm();
+  for (const auto& p : k.params()) p.set(20);
+  std::mt19937_64 rng(7);
+  int checked = 0;
+  for (const auto& d : designs(k)) {
+    model::design_model m = performance_model(d);
+    CHECK(m.source == "sadsl");
+    model::interpreter eval(m);
+    for (int trial = 0; trial < 3; ++trial) {
+      design_point point = random_point(d, rng, 20);
+      architecture a = build_architecture(d, {point, {}, false});
+      resource_counts want = count_resources(a);
+      std::vector<double> x = model_point(m, point, k);
+      model::metrics got = eval.evaluate(x, {1e9, 1e9, 1e9});
+      INFO(d.name() << " at " << fmt::format("{}", fmt::join(x, ", ")));
+      CHECK(got.dsp == static_cast<double>(want.dsp));
+      CHECK(got.bram18k == static_cast<double>(want.bram18k));
+      CHECK(got.uram == static_cast<double>(want.uram));
+      ++checked;
+    }
+  }
+  CHECK(checked == 54);
+}
+
+TEST_CASE("MM model of [i,j] <[i,j],k>: the tuned point's numbers", "[modeling]") {
+  kernel k = catalog::mm();
+  for (const auto& d : designs(k)) {
+    if (d.name() != "[i,j] <[i,j],k>") continue;
+    model::design_model m = performance_model(d);
+    design_point point = point_by_name(d, {{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}});
+    std::vector<double> values = model_point(m, point, k);
+    model::metrics x = model::interpreter(m).evaluate(values, {1e9, 1e9, 1e9});
+    // 43 x 5 PEs, 8 lanes, 5 DSPs per fp32 multiply-add.
+    CHECK(x.dsp == 43 * 5 * 8 * 5);
+    // PE: per tile 8 k-steps x 3 x 41 pipelined iterations, 8 x 5 x 16 tiles.
+    REQUIRE(m.modules.front().name == "PE");
+    CHECK(model::evaluate(model::cost(m.modules.front().main), values) == 8 * 3 * 41 * 8.0 * 5 * 16);
+    for (const auto& mod : m.modules) UNSCOPED_INFO(mod.name << " " << model::evaluate(model::cost(mod.main), values));
+    CHECK(x.latency_main >= 8 * 3 * 41 * 8.0 * 5 * 16);
+    CHECK(x.legal == 1);
+  }
+}
+
+TEST_CASE("a design the builder does not model says why", "[modeling]") {
+  kernel k = catalog::lu_uniform();
+  auto ds = designs(k);
+  REQUIRE(!ds.empty());
+  CHECK_THROWS_WITH(performance_model(ds.front()), Catch::Contains("sadsl does not model"));
+}
