@@ -235,3 +235,39 @@ TEST_CASE("timed: options out of range are errors") {
   CHECK(message_of([&] { simulate_timed(a, data, o); }) ==
         "simulate_timed: the DRAM bandwidth must be positive (is 0 bytes per cycle)");
 }
+
+// Not run by default (a minute on an idle machine; `test_comm "[.timed-sweep]"`): every design of the executor's sweep kernels at its tilings
+// runs timed to the executor's outputs, with no unit waiting on its own cycle.
+TEST_CASE("timed: every design of the benchmark kernels, as the executor sweep", "[.timed-sweep]") {
+  struct sweep {
+    kernel k;
+    std::vector<std::pair<const char*, int64_t>> sizes;
+    tiling_shape shape;
+  };
+  std::vector<sweep> sweeps = {
+      {catalog::mm(), {{"I", 9}, {"J", 11}, {"K", 12}}, tiling_shape::non_divisor},
+      {catalog::mm(), {{"I", 8}, {"J", 8}, {"K", 8}}, tiling_shape::wide},
+      {catalog::cnn(), {{"O", 4}, {"R", 5}, {"C", 4}, {"I", 4}, {"K", 3}}, tiling_shape::wide},
+      {catalog::mttkrp(), {{"I", 5}, {"J", 4}, {"K", 6}, {"L", 3}}, tiling_shape::non_divisor},
+      {catalog::ttmc(), {{"I", 3}, {"J", 4}, {"K", 3}, {"L", 4}, {"M", 3}}, tiling_shape::non_divisor},
+      {catalog::fir(), {{"N", 13}, {"T", 5}}, tiling_shape::non_divisor},
+      {catalog::gemv(), {{"I", 10}, {"J", 9}}, tiling_shape::tiny},
+      {catalog::lu_uniform(), {{"N", 6}}, tiling_shape::non_divisor},
+  };
+  for (auto& s : sweeps) {
+    for (auto [name, v] : s.sizes) s.k.get_param(name).set(v);
+    for (const auto& d : designs(s.k)) {
+      INFO(s.k.name() << " " << d.name());
+      architecture a = build_architecture(d, {tiling(d, s.shape), {}});
+      buffers plain(s.k), timed_data(s.k);
+      plain.randomize_inputs(5);
+      timed_data.randomize_inputs(5);
+      execution_result x = execute(a, plain);
+      timed_result t = simulate_timed(a, timed_data);
+      REQUIRE(t.deadlock == "");
+      CHECK(output_difference(s.k, timed_data, plain, 0) == "");
+      CHECK(t.fifo_tokens == x.fifo_tokens);
+      CHECK(t.cycles > 0);
+    }
+  }
+}
