@@ -238,7 +238,7 @@ TEST_CASE("timed: options out of range are errors") {
 
 // Not run by default (a minute on an idle machine; `test_comm "[.timed-sweep]"`): every design of the executor's sweep kernels at its tilings
 // runs timed to the executor's outputs, with no unit waiting on its own cycle.
-TEST_CASE("timed: every design of the benchmark kernels, as the executor sweep", "[.timed-sweep]") {
+TEST_CASE("timed sweep: every design of the benchmark kernels, as in the executor sweep", "[.timed-sweep]") {
   struct sweep {
     kernel k;
     std::vector<std::pair<const char*, int64_t>> sizes;
