@@ -107,20 +107,6 @@ std::string iterator_of(const isl::ast_node& for_node) {
   return id_of(isl::manage(isl_ast_node_for_get_iterator(for_node.get())));
 }
 
-std::vector<std::string> inner_iterators(const isl::ast_node& for_node) {
-  std::vector<std::string> found;
-  isl::ast_node body = child(isl_ast_node_for_get_body(for_node.get()));
-  isl_ast_node_foreach_descendant_top_down(
-      body.get(),
-      [](isl_ast_node* n, void* user) -> isl_bool {
-        if (isl_ast_node_get_type(n) == isl_ast_node_for)
-          static_cast<std::vector<std::string>*>(user)->push_back(iterator_of(isl::manage_copy(n)));
-        return isl_bool_true;
-      },
-      &found);
-  return found;
-}
-
 void print_ast(const isl::ast_node& root, const ast_callbacks& cb, c_writer& out) {
   isl_ast_node* n = root.get();
   switch (isl_ast_node_get_type(n)) {

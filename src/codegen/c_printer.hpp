@@ -43,7 +43,5 @@ void print_ast(const isl::ast_node& root, const ast_callbacks& callbacks, c_writ
 
 /// The iterator name of a for node.
 std::string iterator_of(const isl::ast_node& for_node);
-/// The iterators of the for nodes inside the body of a for node (at any depth), outermost first.
-std::vector<std::string> inner_iterators(const isl::ast_node& for_node);
 
 }  // namespace sadsl::codegen_detail

@@ -2,7 +2,6 @@
 // isl AST, each user node's operations as C), and the module function that runs the parts tile
 // by tile over the kernel's tile loops, with ping-pong copies of double-buffered buffers.
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -86,15 +85,6 @@ private:
     return regs;
   }
 
-  static std::set<std::string> lane_iterators(const module_part& part) {
-    std::set<std::string> lanes;
-    for (const auto& b : part.blocks)
-      for (const auto& op : b.ops)
-        if (op.vector && op.lane)
-          if (std::string id = id_of(*op.lane); !id.empty()) lanes.insert(id);
-    return lanes;
-  }
-
   // Parameters of a part function: tile and module coordinates, DRAM, streams, buffers.
   std::string part_parameters() const {
     std::vector<std::string> ps;
@@ -121,7 +111,6 @@ private:
       out.line(fmt::format("{} {}_w[{}] = {{0}};", t, r, info.lanes));
       out.line(fmt::format("#pragma HLS ARRAY_PARTITION variable={}_w complete", r));
     }
-    std::set<std::string> lanes = lane_iterators(part);
     ast_callbacks cb;
     cb.user = [&](const isl::ast_node& user, c_writer& w) {
       int b = block_index(user);
@@ -131,10 +120,12 @@ private:
       for (const auto& op : block.ops) write_op(block, op, w);
     };
     cb.loop_pragmas = [&](const isl::ast_node& f) -> std::vector<std::string> {
-      if (lanes.count(iterator_of(f))) return {"#pragma HLS UNROLL"};
-      for (const auto& inner : inner_iterators(f))
-        if (!lanes.count(inner)) return {};
-      return {"#pragma HLS PIPELINE II=1"};
+      switch (classify_loop(part, f)) {  // the timed simulation charges cycles by the same rule
+        case loop_kind::unrolled: return {"#pragma HLS UNROLL"};
+        case loop_kind::pipelined: return {"#pragma HLS PIPELINE II=1"};
+        case loop_kind::sequential: break;
+      }
+      return {};
     };
     print_ast(part.ast, cb, out);
     out.close();

@@ -70,7 +70,8 @@ public:
     return out;
   }
 
-  node translate(isl_ast_node* n, const std::vector<op_block>& blocks, std::vector<compiled_block>& out_blocks) {
+  // part: the module part the AST belongs to (its loops are classified), or null (the tile loops).
+  node translate(isl_ast_node* n, const module_part* part, std::vector<compiled_block>& out_blocks) {
     node out;
     switch (isl_ast_node_get_type(n)) {
       case isl_ast_node_for: {
@@ -81,8 +82,9 @@ public:
         out.init = owned(isl_ast_node_for_get_init(n));
         out.cond = owned(isl_ast_node_for_get_cond(n));
         out.inc = owned(isl_ast_node_for_get_inc(n));
+        if (part) out.loop = classify_loop(*part, isl::manage_copy(n));
         isl_ast_node* body = isl_ast_node_for_get_body(n);
-        out.children.push_back(translate(body, blocks, out_blocks));
+        out.children.push_back(translate(body, part, out_blocks));
         isl_ast_node_free(body);
         break;
       }
@@ -90,11 +92,11 @@ public:
         out.kind = node_kind::if_then;
         out.cond = owned(isl_ast_node_if_get_cond(n));
         isl_ast_node* then_node = isl_ast_node_if_get_then_node(n);
-        out.children.push_back(translate(then_node, blocks, out_blocks));
+        out.children.push_back(translate(then_node, part, out_blocks));
         isl_ast_node_free(then_node);
         if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
           isl_ast_node* else_node = isl_ast_node_if_get_else_node(n);
-          out.children.push_back(translate(else_node, blocks, out_blocks));
+          out.children.push_back(translate(else_node, part, out_blocks));
           isl_ast_node_free(else_node);
         }
         break;
@@ -105,7 +107,7 @@ public:
         int count = isl_ast_node_list_n_ast_node(list);
         for (int i = 0; i < count; ++i) {
           isl_ast_node* child = isl_ast_node_list_get_at(list, i);
-          out.children.push_back(translate(child, blocks, out_blocks));
+          out.children.push_back(translate(child, part, out_blocks));
           isl_ast_node_free(child);
         }
         isl_ast_node_list_free(list);
@@ -113,7 +115,7 @@ public:
       }
       case isl_ast_node_mark: {
         isl_ast_node* child = isl_ast_node_mark_get_node(n);
-        out = translate(child, blocks, out_blocks);
+        out = translate(child, part, out_blocks);
         isl_ast_node_free(child);
         break;
       }
@@ -128,9 +130,9 @@ public:
         }
         isl_ast_expr_free(call);
         int b = comm_detail::block_of(isl::manage_copy(n));
-        if (b >= 0 && static_cast<size_t>(b) < blocks.size()) {
+        if (part && b >= 0 && static_cast<size_t>(b) < part->blocks.size()) {
           out.block = static_cast<int>(out_blocks.size());
-          out_blocks.push_back(compile_block(blocks.at(static_cast<size_t>(b))));
+          out_blocks.push_back(compile_block(part->blocks.at(static_cast<size_t>(b))));
         }
         break;
       }
@@ -236,7 +238,7 @@ compiled_part compile_part(const module_part& part, size_t tiles, size_t coords)
   compiled_part out;
   out.name = part.name;
   out.previous_tile = part.previous_tile;
-  out.root = t.translate(part.ast.get(), part.blocks, out.blocks);
+  out.root = t.translate(part.ast.get(), &part, out.blocks);
   out.slots = t.slots();
   return out;
 }
@@ -245,8 +247,7 @@ compiled_part compile_tiles(const isl::ast_node& tiles, size_t n) {
   translator t(n, 0);
   compiled_part out;
   out.name = "tiles";
-  std::vector<op_block> none;
-  out.root = t.translate(tiles.get(), none, out.blocks);
+  out.root = t.translate(tiles.get(), nullptr, out.blocks);
   out.slots = t.slots();
   return out;
 }

@@ -42,6 +42,7 @@ enum class node_kind { for_loop, if_then, block, user };
 struct node {
   node_kind kind = node_kind::block;
   int slot = -1;               // for: the iterator
+  loop_kind loop = loop_kind::sequential;  // for: how it runs in hardware (the timed simulation's cost)
   iexpr init, cond, inc;       // for (cond also for if)
   std::vector<node> children;  // for: body = [0]; if: then = [0], else = [1]; block: all
   int block = -1;              // user: index into compiled_part::blocks

@@ -210,6 +210,15 @@ struct architecture {
 /// with, or -1 (a user node without operations).
 int block_index(const isl::ast_node& user_node);
 
+/// How a loop of a module part's AST runs in hardware. A loop whose iterator is a SIMD lane
+/// iterator of the part (the `lane` of a vector port operation) is unrolled; a loop in which every
+/// nested loop is a lane loop (an innermost loop, in particular) is pipelined at II = 1; any other
+/// loop runs its iterations one after another. HLS code generation puts its pragmas by this rule
+/// and the timed simulation (timed_simulation.hpp) charges cycles by it, so they cannot disagree.
+enum class loop_kind { sequential, pipelined, unrolled };
+std::string_view loop_kind_name(loop_kind k);
+loop_kind classify_loop(const module_part& part, const isl::ast_node& for_node);
+
 /// Builds the architecture of design d at point p (the kernel's current param values are the
 /// problem size). sadsl::error when the point is invalid for the design or the design needs what
 /// the I/O construction does not support (it says what).
