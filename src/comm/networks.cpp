@@ -127,7 +127,7 @@ void arch_builder::plan_networks() {
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pack));
       } else {
         pack = 1;  // guarded chunks need not be rectangles
-        for (int64_t p = 1; pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk(n), p); p *= 2)
+        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk(n), p); p *= 2)
           pack = p;
       }
       if (chosen && pack != chosen)

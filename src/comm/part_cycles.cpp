@@ -1,11 +1,7 @@
 // Static cycles of one part of a module instance for one tile (no FIFO stalls).
 #include "sadsl/comm/part_cycles.hpp"
 
-#include <isl/ast.h>
-#include <isl/id.h>
-
 #include <algorithm>
-#include <set>
 
 #include "exec_program.hpp"
 #include "sadsl/error.hpp"
@@ -14,36 +10,19 @@ namespace sadsl {
 
 namespace {
 
-std::string id_of(const isl::ast_expr& e) {
-  if (isl_ast_expr_get_type(e.get()) != isl_ast_expr_id) return "";
-  isl_id* id = isl_ast_expr_get_id(e.get());
-  std::string name = isl_id_get_name(id);
-  isl_id_free(id);
-  return name;
-}
-
+// The static cost of a compiled part (its loops carry classify_loop's kinds).
 class walker {
 public:
-  walker(const exec::compiled_part& p, std::vector<int64_t> slots, const pipeline_timing& t)
-      : slots_(std::move(slots)), timing_(t) {
-    for (const auto& b : p.blocks)
-      for (const auto& op : b.ops)
-        if (op.vector && op.has_lane && op.lane.op == exec::iop::slot) lanes_.insert(op.lane.slot);
-  }
+  walker(std::vector<int64_t> slots, const pipeline_timing& t) : slots_(std::move(slots)), timing_(t) {}
 
   int64_t cost(const exec::node& n) {
     switch (n.kind) {
       case exec::node_kind::for_loop: {
-        if (lanes_.count(n.slot)) return first_iteration(n);
-        bool pipelined = only_lane_loops_inside(n.children[0]);
-        int64_t total = 0, trips = 0;
+        int64_t total = 0;
         for (slot(n.slot) = exec::evaluate(n.init, slots_.data()); exec::evaluate(n.cond, slots_.data());
-             slot(n.slot) += exec::evaluate(n.inc, slots_.data())) {
-          ++trips;
-          if (!pipelined) total += cost(n.children[0]);
-          else total += timing_.ii;  // HLS issues every iteration, whatever its guards skip
-        }
-        return pipelined ? (trips > 0 ? total + timing_.depth : 0) : total;
+             slot(n.slot) += exec::evaluate(n.inc, slots_.data()))
+          total += n.loop == loop_kind::pipelined ? timing_.ii : cost(n.children[0]);
+        return n.loop == loop_kind::pipelined ? total + timing_.depth : total;
       }
       case exec::node_kind::if_then:
         if (exec::evaluate(n.cond, slots_.data())) return cost(n.children[0]);
@@ -61,31 +40,11 @@ public:
 private:
   int64_t& slot(int s) { return slots_.at(static_cast<size_t>(s)); }
 
-  int64_t first_iteration(const exec::node& n) {
-    slot(n.slot) = exec::evaluate(n.init, slots_.data());
-    return exec::evaluate(n.cond, slots_.data()) ? cost(n.children[0]) : 0;
-  }
-
-  bool only_lane_loops_inside(const exec::node& n) const {
-    if (n.kind == exec::node_kind::for_loop && !lanes_.count(n.slot)) return false;
-    return std::all_of(n.children.begin(), n.children.end(), [&](const exec::node& c) { return only_lane_loops_inside(c); });
-  }
-
   std::vector<int64_t> slots_;
   pipeline_timing timing_;
-  std::set<int> lanes_;
 };
 
 }  // namespace
-
-std::vector<std::string> lane_iterators(const module_part& part) {
-  std::set<std::string> out;
-  for (const auto& b : part.blocks)
-    for (const auto& op : b.ops)
-      if (op.vector && op.lane)
-        if (std::string id = id_of(*op.lane); !id.empty()) out.insert(id);
-  return {out.begin(), out.end()};
-}
 
 int64_t part_cycles(const architecture& a, int kind, int part, int instance, const std::vector<int64_t>& tile,
                     const pipeline_timing& timing) {
@@ -96,7 +55,7 @@ int64_t part_cycles(const architecture& a, int kind, int part, int instance, con
   std::vector<int64_t> slots(static_cast<size_t>(p.slots), 0);
   std::copy(tile.begin(), tile.end(), slots.begin());
   std::copy(coords.begin(), coords.end(), slots.begin() + static_cast<long>(tile.size()));
-  return walker(p, std::move(slots), timing).cost(p.root);
+  return walker(std::move(slots), timing).cost(p.root);
 }
 
 std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase) {

@@ -33,34 +33,9 @@ std::string designs_text(const std::vector<design>& ds) {
   return text;
 }
 
-namespace {
-
-// Sets the kernel's sizes for the lifetime of the object, then restores them.
-class reduced_sizes {
-public:
-  reduced_sizes(const kernel& k, int64_t limit) : params_(k.params()) {
-    int64_t n = 0;
-    for (const auto& p : params_) {
-      saved_.push_back(p.value());
-      p.set(std::min(p.value(), limit + 2 * n++));
-    }
-  }
-  ~reduced_sizes() {
-    for (size_t x = 0; x < params_.size(); ++x) params_[x].set(saved_[x]);
-  }
-  reduced_sizes(const reduced_sizes&) = delete;
-  reduced_sizes& operator=(const reduced_sizes&) = delete;
-
-private:
-  std::vector<param> params_;
-  std::vector<int64_t> saved_;
-};
-
-}  // namespace
-
 void verify_designs(const kernel& k, const std::vector<design>& ds, int64_t verify_size) {
   if (verify_size < 1) throw error(fmt::format("compile_options::verify_size = {}, but sizes are at least 1", verify_size));
-  reduced_sizes sizes(k, verify_size);
+  scoped_sizes sizes(k, [&](int64_t n, int64_t value) { return std::min(value, verify_size + 2 * n); });
   for (const auto& d : ds) {
     design_point point = sample_point(d);
     std::string problem = verify_design(d, point);

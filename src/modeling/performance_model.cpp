@@ -21,28 +21,6 @@ namespace {
 using model::expr;
 using modeling::symbols;
 
-// Sets every kernel param to 16 + 2n while it lives (each loop then has two or more tiles of the
-// template factors), and restores the user's sizes.
-class template_sizes {
-public:
-  explicit template_sizes(const kernel& k) : params_(k.params()) {
-    int64_t n = 0;
-    for (const auto& p : params_) {
-      saved_.push_back(p.value());
-      p.set(16 + 2 * n++);
-    }
-  }
-  ~template_sizes() {
-    for (size_t x = 0; x < params_.size(); ++x) params_[x].set(saved_[x]);
-  }
-  template_sizes(const template_sizes&) = delete;
-  template_sizes& operator=(const template_sizes&) = delete;
-
-private:
-  std::vector<param> params_;
-  std::vector<int64_t> saved_;
-};
-
 // Factors where every level has two or more iterations: t1 = 8, then halves.
 design_point template_point(const design& d) {
   design_point p;
@@ -71,23 +49,21 @@ int iterator_dim(const isl::ast_node& for_node) {
   return std::stoi(name.substr(1));
 }
 
-std::string iterator_name(const isl::ast_node& for_node) { return fmt::format("c{}", iterator_dim(for_node)); }
 
-// Cycles of one tile of a part, by the rules of part_cycles, with each loop's trip count the
-// symbolic extent of the schedule dimension it iterates.
+// Cycles of one tile of a part, by the rules of part_cycles (classify_loop's kinds), with each
+// loop's trip count the symbolic extent of the schedule dimension it iterates.
 class part_cost {
 public:
-  part_cost(const std::vector<expr>& dims, const std::set<std::string>& lanes, const pipeline_timing& t)
-      : dims_(dims), lanes_(lanes), timing_(t) {}
+  part_cost(const module_part& part, const std::vector<expr>& dims, const pipeline_timing& t)
+      : part_(part), dims_(dims), timing_(t) {}
 
   expr of(const isl::ast_node& n) const {
     switch (isl_ast_node_get_type(n.get())) {
       case isl_ast_node_for: {
-        isl::ast_node body = isl::manage(isl_ast_node_for_get_body(n.get()));
-        if (lanes_.count(iterator_name(n))) return of(body);
         expr trip = dims_.at(static_cast<size_t>(iterator_dim(n)));
-        if (only_lanes_inside(body)) return trip * expr(static_cast<double>(timing_.ii)) + expr(static_cast<double>(timing_.depth));
-        return trip * of(body);
+        if (classify_loop(part_, n) == loop_kind::pipelined)
+          return trip * expr(static_cast<double>(timing_.ii)) + expr(static_cast<double>(timing_.depth));
+        return trip * of(isl::manage(isl_ast_node_for_get_body(n.get())));
       }
       case isl_ast_node_if: {
         expr then = of(isl::manage(isl_ast_node_if_get_then_node(n.get())));
@@ -108,27 +84,8 @@ public:
   }
 
 private:
-  bool only_lanes_inside(const isl::ast_node& n) const {
-    switch (isl_ast_node_get_type(n.get())) {
-      case isl_ast_node_for:
-        return lanes_.count(iterator_name(n)) && only_lanes_inside(isl::manage(isl_ast_node_for_get_body(n.get())));
-      case isl_ast_node_if:
-        return only_lanes_inside(isl::manage(isl_ast_node_if_get_then_node(n.get()))) &&
-               (!isl_ast_node_if_has_else_node(n.get()) || only_lanes_inside(isl::manage(isl_ast_node_if_get_else_node(n.get()))));
-      case isl_ast_node_block: {
-        isl_ast_node_list* list = isl_ast_node_block_get_children(n.get());
-        bool all = true;
-        for (int i = 0; i < isl_ast_node_list_n_ast_node(list) && all; ++i)
-          all = only_lanes_inside(isl::manage(isl_ast_node_list_get_ast_node(list, i)));
-        isl_ast_node_list_free(list);
-        return all;
-      }
-      default: return true;
-    }
-  }
-
+  const module_part& part_;
   const std::vector<expr>& dims_;
-  const std::set<std::string>& lanes_;
   pipeline_timing timing_;
 };
 
@@ -256,18 +213,23 @@ private:
                                        const expr& phases) {
     const module_kind& kind = a.modules[static_cast<size_t>(k)];
     expr current = 0, previous = 0, sequential = 0, active = 0;
+    // The transfer parts (over chunk words) of each side: what runs before the PEs start (an
+    // input's first fill) or after they end (an output's last send). Parts over the PE frame move
+    // at the PEs' pace and overlap their compute.
+    expr transfer_current = 0, transfer_previous = 0;
     for (size_t p = 0; p < kind.parts.size(); ++p) {
       const module_part& part = kind.parts[p];
-      std::vector<std::string> lane_list = lane_iterators(part);
-      std::set<std::string> lanes(lane_list.begin(), lane_list.end());
       std::vector<expr> template_dims = part_dims(kind, part, true);
-      expr at_template = part_cost(template_dims, lanes, o_.timing).of(part.ast);
+      expr at_template = part_cost(part, template_dims, o_.timing).of(part.ast);
       std::vector<expr> dims = part_dims(kind, part, false);
-      expr cost = part_cost(dims, lanes, o_.timing).of(part.ast);
+      expr cost = part_cost(part, dims, o_.timing).of(part.ast);
       auto [tiles_active, cycles] = measured(a, k, static_cast<int>(p), tiles);
       check(kind_text(d_, kind, part) + ": cycles per tile", at_template, cycles);
       active = tiles_active;
       (part.previous_tile ? previous : current) = (part.previous_tile ? previous : current) + cost;
+      if (part.iterates == module_part::iteration::chunk_words)
+        (part.previous_tile ? transfer_previous : transfer_current) =
+            (part.previous_tile ? transfer_previous : transfer_current) + cost;
       sequential = sequential + tiles_active * cost;
       if (part.iterates == module_part::iteration::chunk_words && kind.dram) {
         words_ = expr(1);
@@ -282,10 +244,10 @@ private:
     out.main = model::make_leaf(main);
     if (kind.role == module_role::io_in) {
       out.role = model::module_role::input;
-      out.prologue = model::make_leaf(phases * current);
+      out.prologue = model::make_leaf(phases * transfer_current);
     } else if (kind.role == module_role::io_out) {
       out.role = model::module_role::output;
-      out.epilogue = model::make_leaf(phases * (double_buffered ? previous : current));
+      out.epilogue = model::make_leaf(phases * (double_buffered ? transfer_previous : transfer_current));
     }
     return out;
   }
@@ -432,12 +394,9 @@ model::design_model performance_model(const design& d, const modeling_options& o
   m.name = d.name();
   m.source = "sadsl";
   const kernel& k = d.band->source->kernel();
-  template_sizes sizes(k);
-  architecture_point point{template_point(d), {}, options.prefer_uram};
-  architecture first = build_architecture(d, point);
-  for (const auto& n : first.networks)
-    for (const auto& [level, pack] : n.packs) point.packs[pack_id{n.tensor, n.kind, level}] = 1;
-  architecture a = build_architecture(d, point);
+  // Every kernel param 16 + 2n: each loop then has two or more tiles of the template factors.
+  scoped_sizes sizes(k, [](int64_t n, int64_t) { return 16 + 2 * n; });
+  architecture a = build_architecture(d, {template_point(d), {}, options.prefer_uram, /*widest_packing=*/false});
   builder(d, options, m).build(a);
   return m;
 }

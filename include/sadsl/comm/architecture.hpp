@@ -47,6 +47,9 @@ struct architecture_point {
   std::map<pack_id, int64_t> packs;
   /// Put large buffers (4096 or more elements per bank) in URAM rather than BRAM.
   bool prefer_uram = false;
+  /// Where `packs` gives no factor: the widest legal one (true), or one element per word (the
+  /// performance models' template point, where no word loop may degenerate).
+  bool widest_packing = true;
 };
 
 /// Where a buffer lives: registers (at most 64 elements), block RAM, or UltraRAM.

@@ -1,10 +1,11 @@
 #pragma once
 // The cycles one module instance spends in one part of its program for one tile when it never
 // waits on a FIFO: the static cost the performance model predicts and the timed simulation adds
-// stalls to. The rules (docs/modeling.md):
-//   - a SIMD lane loop (its iterator is the lane of a vector operation) is unrolled: one copy;
-//   - a loop whose nested loops are all lane loops is pipelined: trip x ii + depth;
-//   - outside pipelined loops each execution of a user node takes one cycle; loops add nothing.
+// stalls to. The rules are the timed simulation's (timed_simulation.hpp), by classify_loop:
+//   - a pipelined loop costs trip x ii + depth (depth also after zero trips), whatever its body's
+//     guards skip;
+//   - outside pipelined loops each execution of a user node takes one cycle (unrolled lane loops
+//     there run their copies one after another); loops and guards add nothing.
 #include <cstdint>
 #include <vector>
 
@@ -24,8 +25,5 @@ int64_t part_cycles(const architecture& a, int kind, int part, int instance, con
 
 /// The tiles of phase `phase` (an index into a.phases), in the order the modules run them.
 std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase);
-
-/// The user-node iterators of a part that are SIMD lane iterators (unrolled loops), by name.
-std::vector<std::string> lane_iterators(const module_part& part);
 
 }  // namespace sadsl

@@ -192,6 +192,29 @@ private:
   std::shared_ptr<detail::kernel_state> state_;
 };
 
+/// Sets a kernel's problem sizes while it lives and restores the user's values when it ends (a
+/// compiler step that works at other sizes: verification at reduced sizes, the models' template
+/// point). `size(n, value)` gives the value of the n-th param (declaration order) from its current one.
+class scoped_sizes {
+public:
+  template <class F>
+  scoped_sizes(const kernel& k, F&& size) : params_(k.params()) {
+    for (size_t n = 0; n < params_.size(); ++n) {
+      saved_.push_back(params_[n].value());
+      params_[n].set(size(static_cast<int64_t>(n), saved_.back()));
+    }
+  }
+  ~scoped_sizes() {
+    for (size_t n = 0; n < params_.size(); ++n) params_[n].set(saved_[n]);
+  }
+  scoped_sizes(const scoped_sizes&) = delete;
+  scoped_sizes& operator=(const scoped_sizes&) = delete;
+
+private:
+  std::vector<sadsl::param> params_;
+  std::vector<int64_t> saved_;
+};
+
 /// Runs `then_body` with its statements restricted to `cond`; `.else_(body)` to the complement.
 class if_ {
 public:
