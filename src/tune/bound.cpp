@@ -237,7 +237,14 @@ int bound_model::relax(const model::expr& e) {
   switch (e.kind()) {
     case op::add: return combine(lb_node::kind::sum, relax(e.lhs()), relax(e.rhs()));
     case op::mul: return multiply(relax(e.lhs()), relax(e.rhs()));
-    case op::max: return combine(lb_node::kind::max, relax(e.lhs()), relax(e.rhs()));
+    case op::max: {
+      // max(k, a - c) >= max(k, lower(a) - c) when k >= 0: clamping at 0 loses nothing.
+      auto loop_free = [&](const model::expr& x) { return loops_of(x).empty(); };
+      for (auto [k, d] : {std::pair{e.lhs(), e.rhs()}, std::pair{e.rhs(), e.lhs()}})
+        if (loop_free(k) && d.kind() == op::sub && loop_free(d.rhs()))
+          return combine(lb_node::kind::max, relax(k), excess(d));
+      return combine(lb_node::kind::max, relax(e.lhs()), relax(e.rhs()));
+    }
     case op::min: return combine(lb_node::kind::min, relax(e.lhs()), relax(e.rhs()));
     case op::ceil: {
       lb_node n{lb_node::kind::ceil, 1, {}, {relax(e.lhs())}};
@@ -258,12 +265,41 @@ int bound_model::relax(const model::expr& e) {
       if (b.kind() == op::div) return relax(a * b.rhs() / b.lhs());
       if (b.kind() == op::min) return combine(lb_node::kind::max, relax(a / b.lhs()), relax(a / b.rhs()));
       if (b.kind() == op::max) return combine(lb_node::kind::min, relax(a / b.lhs()), relax(a / b.rhs()));
+      if (double most = upper(b); most > 0 && std::isfinite(most)) return multiply(relax(a), constant(1 / most));
       break;
     }
     default: break;
   }
   throw error("exact search cannot bound \"" + model::to_string(e) + "\" of design \"" + space_.name() +
               "\" (a difference or quotient of terms over several loops)");
+}
+
+int bound_model::excess(const model::expr& e) {
+  lb_node n;
+  n.type = lb_node::kind::excess;
+  n.coefficient = model::evaluate(e.rhs(), space_.parameters(space_.smallest()));
+  n.children.push_back(relax(e.lhs()));
+  return add_node(std::move(n));
+}
+
+double bound_model::upper(const model::expr& e) {
+  using model::op;
+  std::vector<std::size_t> loops = loops_of(e);
+  double nowhere = std::numeric_limits<double>::infinity();
+  if (loops.empty()) return model::evaluate(e, space_.parameters(space_.smallest()));
+  if (loops.size() == 1) {
+    const std::vector<double>& t = tables_[static_cast<std::size_t>(table_for(e, loops[0]))];
+    return *std::max_element(t.begin(), t.end());
+  }
+  switch (e.kind()) {
+    case op::add: return upper(e.lhs()) + upper(e.rhs());
+    case op::mul: return upper(e.lhs()) * upper(e.rhs());
+    case op::max: return std::max(upper(e.lhs()), upper(e.rhs()));
+    case op::min: return std::min(upper(e.lhs()), upper(e.rhs()));
+    case op::ceil: return std::ceil(upper(e.lhs()));
+    case op::floor: return std::floor(upper(e.lhs()));
+    default: return nowhere;  // no bound: the caller reports the term
+  }
 }
 
 // A summand that is a max of alternatives contributes its strongest monomial alternative.

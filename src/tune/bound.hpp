@@ -6,7 +6,11 @@
 // is tabulated exactly over every chain of that loop (padding included). Every value in the
 // models is non-negative, so a monomial is bounded below by the product of its factors' minima
 // over the loops not yet fixed, and max(a, b), a + b, a / b (b single-loop), ceil and floor pass
-// bounds through. A resource that is one monomial (DSP = 5 x PEs x SIMD) also couples the free
+// bounds through. Two forms the compiler-built models use (docs/modeling.md) are bounded too:
+// max(k, a - c) with constants k >= 0 and c (a memory-kind or size indicator) by
+// max(k, lower(a) - c), an "excess" node; and a / b where b spans several loops (the packing
+// factor, a sum over loops) by lower(a) / upper(b), upper(b) the product and sum of its
+// tables' maxima. A resource that is one monomial (DSP = 5 x PEs x SIMD) also couples the free
 // loops: the best factor a free loop can contribute is the best among the chains that still fit
 // the resource budget left by the fixed loops (Pareto frontiers of (resource, factor)).
 #include <cstdint>
@@ -18,9 +22,9 @@
 namespace sadsl::tune::detail {
 
 struct lb_node {
-  enum class kind { monomial, sum, product, max, min, ceil, floor };
+  enum class kind { monomial, sum, product, max, min, ceil, floor, excess };
   kind type = kind::monomial;
-  double coefficient = 1;       ///< monomial
+  double coefficient = 1;       ///< monomial; excess: the c of max(0, child - c)
   std::vector<int> factors;     ///< monomial: table id per loop, -1 when it has no factor there
   std::vector<int> children;
 };
@@ -85,6 +89,10 @@ private:
   };
 
   int relax(const model::expr& e);
+  /// max(0, e.lhs() - e.rhs()) for a loop-free e.rhs().
+  int excess(const model::expr& e);
+  /// An upper bound of a non-negative expression over the whole space (tables' maxima).
+  double upper(const model::expr& e);
   int monomial_of(const model::expr& e, std::size_t loop);
   int constant(double value);
   int combine(lb_node::kind kind, int a, int b);

@@ -149,6 +149,7 @@ double bound_model::evaluate(int id, const node_state& s) const {
     }
     case lb_node::kind::ceil: return std::ceil(evaluate(n.children[0], s));
     case lb_node::kind::floor: return std::floor(evaluate(n.children[0], s));
+    case lb_node::kind::excess: return std::max(0.0, evaluate(n.children[0], s) - n.coefficient);
   }
   return 0;
 }
