@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sadsl needs, only those that are missing (apt-get, as root).
 set -euo pipefail
-packages=(g++ cmake ninja-build pkg-config libisl-dev coinor-libipopt-dev libeigen3-dev
+packages=(g++ make cmake ninja-build pkg-config libisl-dev coinor-libipopt-dev libeigen3-dev
           libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
 missing=()
 for p in "${packages[@]}"; do
