@@ -1,0 +1,80 @@
+// sadsl's own performance models for MM 1024^3 fp32 on the U250: DSL -> all 18 designs' models
+// ready to evaluate (performance_model, then the evaluator's just-in-time compilation), and the
+// exact search over all 18, against the same search over the models AutoSA wrote when
+// ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)]
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sadsl/sadsl.hpp>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+// Exact search of every space; prints the best design and the total time.
+void search_all(const char* what, const std::vector<sadsl::tune::design_space>& spaces, const std::vector<std::string>& names,
+                unsigned threads) {
+  sadsl::tune::search_options o;
+  o.seconds = 0;
+  o.threads = threads;
+  auto t = clock_type::now();
+  sadsl::tune::multi_result r = sadsl::tune::tune_designs(spaces, "exact", o);
+  double s = seconds_since(t);
+  bool proven = true;
+  for (const auto& d : r.per_design) proven = proven && (!d.found || d.complete);
+  std::printf("exact search, %s: %.2f s, best %s at %.0f cycles%s\n", what, s, names.at(r.best_index).c_str(),
+              r.best().metrics.latency, proven ? " (every design proven)" : "");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace sadsl;
+  unsigned threads = argc > 1 ? static_cast<unsigned>(std::stoi(argv[1])) : 2;
+  auto t0 = clock_type::now();
+  kernel mm = catalog::mm();
+  std::map<param_id, int64_t> sizes;
+  for (const auto& p : mm.params()) sizes[p.id()] = p.value();
+  std::vector<design> ds = designs(mm);
+  double designs_s = seconds_since(t0);
+  auto t1 = clock_type::now();
+  std::vector<model::design_model> models;
+  for (const auto& d : ds) models.push_back(performance_model(d));
+  double models_s = seconds_since(t1);
+  auto t2 = clock_type::now();
+  std::vector<tune::design_space> spaces;
+  std::vector<std::string> names;
+  bool compiled = true;
+  for (size_t d = 0; d < ds.size(); ++d) {
+    auto ev = std::make_shared<const model::evaluator>(std::move(models[d]));
+    compiled = compiled && ev->active_backend() != model::backend::interpreter;
+    spaces.emplace_back(ev, sizes, tune::builtin_device("u250"));
+    names.push_back(ds[d].name());
+  }
+  double jit_s = seconds_since(t2);
+  std::printf("DSL -> %zu designs %.3f s -> models %.3f s -> ready to evaluate (%s) %.3f s: %.3f s in all (target 1 s)\n",
+              ds.size(), designs_s, models_s, compiled ? "compiled" : "interpreted", jit_s, seconds_since(t0));
+  search_all("sadsl's models", spaces, names, threads);
+
+  std::filesystem::path descriptors = SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";
+  if (!std::filesystem::is_directory(descriptors)) {
+    std::printf("(no %s: the imported models are not compared)\n", descriptors.c_str());
+    return 0;
+  }
+  model_source imported = odyssey_models(descriptors);
+  std::vector<tune::design_space> theirs;
+  std::vector<std::string> their_names;
+  for (const auto& d : ds)
+    if (std::optional<model::design_model> m = imported(d)) {
+      theirs.emplace_back(std::make_shared<const model::evaluator>(std::move(*m)), sizes, tune::builtin_device("u250"));
+      their_names.push_back(d.name());
+    }
+  search_all("AutoSA's models", theirs, their_names, threads);
+  return 0;
+}
