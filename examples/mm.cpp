@@ -9,7 +9,7 @@
 // second argument: the reference the checked-in generated/mm/ was tuned with); without them, by
 // sadsl's own compiler-built models (compiler_models(), docs/modeling.md).
 //
-// Writes generated/mm/{polyhedral.txt, designs.txt, tuned.json, architecture.txt,
+// Writes generated/mm/{polyhedral.txt, designs.txt, tuned.json, report.md, architecture.txt,
 // architecture.dot} and the tuned design's Vitis HLS project generated/mm/<design>/ (or into the
 // folder given as first argument); everything is deterministic. Then it C-simulates the tuned
 // design (g++ against sadsl's simulation headers, sequentially as Vitis csim) on a reduced
@@ -83,13 +83,7 @@ int main(int argc, char** argv) try {
     std::printf("not tuned: %s\n", r.not_tuned.c_str());
     return 0;
   }
-  std::printf("\n%-20s %12s %8s %8s\n", "design", "cycles", "DSP", "BRAM18K");
-  for (size_t s = 0; s < r.spaces.size(); ++s) {
-    const auto& found = r.tuning->per_design[s];
-    if (!found.found) continue;
-    std::printf("%-20s %12.0f %8.0f %8.0f%s\n", r.designs[r.space_design[s]].name().c_str(), found.metrics.latency,
-                found.metrics.dsp, found.metrics.bram18k, s == r.tuning->best_index ? "  <- best" : "");
-  }
+  std::printf("\n%s", r.report().c_str());
   std::printf("models: %s\n", odyssey ? models.c_str() : "sadsl's own (compiler_models)");
   auto best = r.tuned_configuration();
   std::printf("\nbest: %s\n", best.dump(2).c_str());

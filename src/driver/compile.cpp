@@ -1,6 +1,7 @@
 #include "sadsl/driver/compile.hpp"
 
 #include <chrono>
+#include <fmt/format.h>
 #include <memory>
 
 #include "sadsl/comm/dump.hpp"
@@ -35,7 +36,10 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (r.tuned_architecture && !o.output.empty()) step("hls", [&] {
     write_hls_project(*r.tuned_architecture, o.output / design_folder(r.best_design()), o.hls);
   });
-  if (r.tuned()) driver::write(o.output, "tuned.json", r.tuned_configuration().dump(2) + "\n");
+  if (r.tuned()) {
+    driver::write(o.output, "tuned.json", r.tuned_configuration().dump(2) + "\n");
+    driver::write(o.output, "report.md", r.report());
+  }
   if (r.tuned_architecture) {
     driver::write(o.output, "architecture.txt", dump_architecture(*r.tuned_architecture));
     driver::write(o.output, "architecture.dot", architecture_dot(*r.tuned_architecture));
@@ -73,6 +77,28 @@ nlohmann::ordered_json compile_result::tuned_configuration() const {
   for (const auto& l : d.tile_order) order.push_back(l.name());
   j["tile_order"] = order;
   return j;
+}
+
+std::string compile_result::report() const {
+  if (!tuned()) throw error("compile result: no design was tuned (" + not_tuned + ")");
+  const auto& first = tuning->best();
+  std::string unit = tune::tuned_configuration(spaces.at(tuning->best_index), first, goal, work).value("throughput_unit", "");
+  std::string out = fmt::format("# {}: {} designs tuned for {}\n\n", polyhedral->kernel().name(), spaces.size(), spaces.front().target().name);
+  out += fmt::format("| design | cycles | {} | DSP | BRAM18K | URAM | off-chip MB | proven optimal |\n", unit);
+  out += "|---|---|---|---|---|---|---|---|\n";
+  for (size_t s = 0; s < spaces.size(); ++s) {
+    const tune::search_result& found = tuning->per_design[s];
+    std::string name = designs.at(space_design[s]).name() + (s == tuning->best_index ? " (best)" : "");
+    if (!found.found) {
+      out += fmt::format("| {} | no feasible point | | | | | | |\n", name);
+      continue;
+    }
+    auto c = tune::tuned_configuration(spaces[s], found, goal, work);
+    out += fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} | {} |\n", name, c.value("latency", 0.0),
+                       c.value("throughput", 0.0), c.value("dsp", 0.0), c.value("bram18k", 0.0), c.value("uram", 0.0),
+                       c.value("offchip_bytes", 0.0) / 1e6, c.value("proven_optimal", false) ? "yes" : "no");
+  }
+  return out;
 }
 
 }  // namespace sadsl

@@ -57,7 +57,7 @@ struct compile_options {
   std::string method = "exact";
   tune::search_options search;
   /// Write each step's result into this folder (empty: nothing is written): polyhedral.txt,
-  /// designs.txt, tuned.json, architecture.txt, architecture.dot, and the tuned design's HLS
+  /// designs.txt, tuned.json, report.md, architecture.txt, architecture.dot, and the tuned design's HLS
   /// project in the subfolder design_folder(design). Files are replaced atomically.
   std::filesystem::path output;
   /// Options of the HLS project (codegen/hls.hpp).
@@ -93,6 +93,10 @@ struct compile_result {
   /// The tuned configuration (tune/tune.hpp) of the best design, its design named by the
   /// compiler's name; deterministic: no search times or evaluation counts.
   nlohmann::ordered_json tuned_configuration() const;
+  /// The comparison across designs (Markdown): per tuned design its best point's cycles,
+  /// throughput, DSP, BRAM18K, URAM, off-chip bytes and whether the search proved it optimal, the
+  /// best one marked; deterministic as tuned_configuration(). compile() writes it as report.md.
+  std::string report() const;
 };
 
 /// Runs the flow on kernel k at its current problem sizes. Throws sadsl::error for a kernel that
