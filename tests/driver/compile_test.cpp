@@ -46,6 +46,7 @@ TEST_CASE("without models the flow stops after verifying the designs") {
   CHECK_FALSE(r.tuned());
   CHECK(r.not_tuned == "no model source given");
   CHECK(message_of([&] { r.best_design(); }) == "compile result: no design was tuned (no model source given)");
+  CHECK(message_of([&] { r.report(); }) == "compile result: no design was tuned (no model source given)");
 }
 
 TEST_CASE("a model source with no model for any design") {
