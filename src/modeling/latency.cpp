@@ -92,7 +92,7 @@ in_phase within_phase(const tile_frame& f, const module_timing& m) {
   if (m.role == model::module_role::input) lead = lead + (tiles - expr(1) - last);
   if (m.role == model::module_role::output) lead = lead + first;
   in_phase out;
-  out.main = present * ((runs - expr(1)) * m.step + f.pe_tile * lead);
+  out.main = present * ((runs - expr(1)) * m.step + f.pe_tile * lead + m.wavefront);
   if (m.role == model::module_role::input) out.prologue = present * m.fill;
   if (m.role == model::module_role::output) out.epilogue = present * m.drain;
   return out;

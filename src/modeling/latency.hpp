@@ -26,6 +26,9 @@ struct module_timing {
   /// Inputs: the transfer parts of one tile, which a phase's first tile waits for before the PEs
   /// start. Outputs: the transfer parts of the last tile, after the PEs end.
   expr fill, drain;
+  /// The cycles by which the last PE finishes a tile after the first, as far as this module does
+  /// not hide them (pe_pipeline.hpp).
+  expr wavefront = 0;
   std::vector<tile_range> ranges;  // per tile loop, in tile order
 };
 

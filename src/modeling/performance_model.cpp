@@ -10,6 +10,7 @@
 
 #include "latency.hpp"
 #include "part_cost.hpp"
+#include "pe_pipeline.hpp"
 #include "resources.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
@@ -77,8 +78,11 @@ public:
       }
       if (kind.dram) offchip = offchip + active_ * words_ * network(kind).pack * expr(type_size(network(kind).element));
     }
-    single_buffered_collects(a, timings);
+    modeling::pe_frame pe = frame_of_pe(a);
+    std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
+    modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
     frame_.pe_tile = timings.front().step;
+    modeling::set_wavefronts(a, s_, hops, timings);
     m_.modules = modeling::compose_latency(frame_, timings);
     int64_t per_lane = 0;
     for (const auto& st : prog_.statements()) per_lane += statement_dsp(st);
@@ -216,41 +220,15 @@ private:
     return out;
   }
 
-  // An output network whose buffered level is single-buffered collects a tile, then sends it: a
-  // module cannot collect tile n + 1 (the PE waits to write it) before it has sent tile n, and the
-  // chain above it has nothing of tile n + 1 to move before then. So each tile step of the network
-  // is the collect's span in the PE's cycles (from the PE's first write of the tile to its last),
-  // then the module's transfer.
-  void single_buffered_collects(const architecture& a, std::vector<modeling::module_timing>& timings) {
-    std::map<size_t, expr> strides;
-    std::vector<expr> frame;
-    std::vector<int64_t> at_template;
+  // The PE's frame: extents, their template values and its loops' strides.
+  modeling::pe_frame frame_of_pe(const architecture& a) {
+    modeling::pe_frame f;
     for (const auto& part : a.pe().parts) {
-      frame = part_dims(a.pe(), part, false);
-      for (auto& [d, stride] : modeling::loop_strides(part, frame, o_.timing)) strides.emplace(d, stride);
+      f.extents = part_dims(a.pe(), part, false);
+      for (auto& [d, stride] : modeling::loop_strides(part, f.extents, o_.timing)) f.strides.emplace(d, stride);
     }
-    for (const auto& e : frame) at_template.push_back(static_cast<int64_t>(model::evaluate(e, values_)));
-    for (size_t n = 0; n < a.networks.size(); ++n) {
-      if (a.networks[n].input) continue;
-      std::optional<expr> span;
-      for (size_t k = 0; k < a.modules.size(); ++k) {
-        const module_kind& kind = a.modules[k];
-        if (kind.network != static_cast<int>(n) || !kind.buffered) continue;
-        bool double_buffered = false;
-        for (const auto& part : kind.parts) double_buffered = double_buffered || part.previous_tile;
-        if (double_buffered) continue;
-        for (const auto& part : kind.parts) {
-          if (part.iterates != module_part::iteration::pe_frame) continue;
-          expr s = modeling::token_span(part, strides, frame, at_template, o_.timing);
-          span = span ? model::max(*span, s) : s;
-        }
-        timings[k].step = timings[k].drain;  // the span is added below, in place of the collect
-      }
-      if (!span) continue;
-      for (size_t k = 0; k < a.modules.size(); ++k)
-        if (a.modules[k].network == static_cast<int>(n) && a.modules[k].level >= a.networks[n].buffered_level)
-          timings[k].step = timings[k].step + *span;
-    }
+    for (const auto& e : f.extents) f.at_template.push_back(static_cast<int64_t>(model::evaluate(e, values_)));
+    return f;
   }
 
   // At the template: per tile loop, the tiles (of all phases) in which some instance runs the
