@@ -115,7 +115,7 @@ std::map<size_t, expr> loop_strides(const module_part& part, const std::vector<e
 }
 
 expr token_span(const module_part& side, const std::map<size_t, expr>& strides, const std::vector<expr>& dims,
-                const std::vector<int64_t>& at_template, const pipeline_timing& timing) {
+                const std::vector<int64_t>& at_template, const pipeline_timing& timing, int64_t from) {
   std::optional<expr> span;
   std::vector<size_t> loops;
   user_nodes(side.ast, loops, [&](const isl::ast_node& user, const std::vector<size_t>& around) {
@@ -145,6 +145,17 @@ expr token_span(const module_part& side, const std::map<size_t, expr>& strides, 
       }
     }
     isl_ast_expr_free(call);
+    // Token `from` (in the order of the loops around, the innermost fastest) is this far from the
+    // first: its coordinate along loop d is floor(from / the extents inside d) mod the extent.
+    expr offset = 0, inside = 1;
+    for (size_t i = around.size(); i-- > 0;) {
+      auto stride = strides.find(around[i]);
+      const expr& e = dims.at(around[i]);
+      expr q = model::floor_div(expr(static_cast<double>(from)), inside);
+      if (stride != strides.end()) offset = offset + (q - e * model::floor_div(q, e)) * stride->second;
+      inside = inside * e;
+    }
+    s = model::max(expr(0), s - offset);
     span = span ? model::max(*span, s) : s;
   });
   return span.value_or(expr(0));

@@ -1,6 +1,7 @@
 // The PE array's wavefront and single-buffered drains (pe_pipeline.hpp).
 #include "pe_pipeline.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "part_cost.hpp"
@@ -87,9 +88,14 @@ void single_buffered_drains(const architecture& a, const pe_frame& f, const pipe
       bool double_buffered = false;
       for (const auto& part : kind.parts) double_buffered = double_buffered || part.previous_tile;
       if (double_buffered) continue;
+      // The PE writes the first `depth` tokens of a tile into the FIFO before the module must
+      // read one: it waits from the next token on.
+      int64_t depth = 0;
+      for (const auto& q : a.fifos)
+        if (q.producer_kind == 0 && q.consumer_kind == static_cast<int>(k)) depth = std::max(depth, q.depth);
       for (const auto& part : kind.parts) {
         if (part.iterates != module_part::iteration::pe_frame) continue;
-        expr s = token_span(part, f.strides, f.extents, f.at_template, timing);
+        expr s = token_span(part, f.strides, f.extents, f.at_template, timing, depth);
         span = span ? model::max(*span, s) : s;
       }
       timings[k].step = timings[k].drain;  // the span is added below, in place of the collect

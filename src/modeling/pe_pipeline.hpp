@@ -39,8 +39,8 @@ expr full_wavefront(const symbols& s, const std::vector<expr>& hops);
 /// An output network whose buffered level is single-buffered collects a tile, then sends it: a
 /// module cannot collect tile n + 1 (the PE waits to write it) before it has sent tile n, and the
 /// chain above it has nothing of tile n + 1 to move before then. So each tile step of the network
-/// waits for the collect's span in the PE's cycles (from the PE's first write of the tile to its
-/// last) beside the module's transfer. The PEs reach their writes `wavefront` apart, the first
+/// waits for the collect's span in the PE's cycles beside the module's transfer: from the PE's
+/// first write of the tile the FIFO cannot hold (it holds `depth` tokens) to its last. The PEs reach their writes `wavefront` apart, the first
 /// ones (those the chain reads first) ahead, which hides as much of the span. `timings` are
 /// indexed like a.modules.
 void single_buffered_drains(const architecture& a, const pe_frame& f, const pipeline_timing& timing, const expr& wavefront,
