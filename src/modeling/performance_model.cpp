@@ -69,8 +69,11 @@ public:
       expr instances = instance_count(kind);
       check(fmt::format("design {}: instances of module {}", d_.name(), kind.name), instances,
             static_cast<int64_t>(kind.instances.size()));
-      if (kind.role != module_role::pe) lut_io = lut_io + instances;
       timings.push_back(module_timing(a, static_cast<int>(k)));
+      // A module that runs in no tile at a point (a reload network when its loop has one tile)
+      // is not built there.
+      instances = instances * model::min(expr(1), modeling::tile_count(frame_, timings.back().ranges));
+      if (kind.role != module_role::pe) lut_io = lut_io + instances;
       for (const auto& b : kind.buffers) {
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
         bram = bram + copies * memory(kind, b, false);
@@ -93,6 +96,7 @@ public:
     // A rough LUT estimate, as in the imported models (Odyssey has none): lanes, PE control, I/O modules.
     m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io * expr(300);
     add_constraints();
+    add_reduction_grids(a);
   }
 
 private:
@@ -343,6 +347,22 @@ private:
                               "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
   }
 
+  // A space loop along which the PEs forward partial sums (a flow group: the PEs reduce along it)
+  // needs two or more PEs for the architecture the model describes: with one, the partial sums
+  // stay in the PE and the networks that reload or drain them are others (MM's [j,k] with
+  // k_t1 = k_t2 drains C instead of reloading it).
+  void add_reduction_grids(const architecture& a) {
+    for (size_t i = 0; i < d_.space.size(); ++i) {
+      bool reduces = false;
+      for (const auto& n : a.networks)
+        for (const auto& st : prog_.statements())
+          reduces = reduces || (n.along && static_cast<size_t>(*n.along) == i && st.write.tensor->id() == n.tensor);
+      if (reduces)
+        m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
+                                  fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+    }
+  }
+
   void check(const std::string& what, const expr& e, int64_t concrete) const {
     double v = model::evaluate(e, values_);
     if (v != static_cast<double>(concrete))
@@ -386,8 +406,18 @@ model::design_model performance_model(const design& d, const modeling_options& o
   m.name = d.name();
   m.source = "sadsl";
   const kernel& k = d.band->source->kernel();
-  // Every kernel param 16 + 2n: each loop then has two or more tiles of the template factors.
-  scoped_sizes sizes(k, [](int64_t n, int64_t) { return 16 + 2 * n; });
+  // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
+  // the template factors. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:
+  // they run whole in every PE, where three or more iterations suffice and every one costs
+  // template cycles. Odd and even keep every param's value distinct.
+  std::set<uint64_t> tiled;
+  for (const auto& l : d.band->loop_ids()) {
+    affine extent = d.band->extent(l);
+    for (const auto& t : extent.terms()) tiled.insert(t.symbol->seq);
+  }
+  std::vector<bool> bounds_band;
+  for (const auto& p : k.params()) bounds_band.push_back(tiled.count(p.id().key()) > 0);
+  scoped_sizes sizes(k, [&](int64_t n, int64_t) { return bounds_band[static_cast<size_t>(n)] ? 16 + 2 * n : 3 + 2 * n; });
   architecture a = build_architecture(d, {template_point(d), {}, options.prefer_uram, /*widest_packing=*/false});
   builder(d, options, m).build(a);
   return m;
