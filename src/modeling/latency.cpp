@@ -7,7 +7,8 @@
 // n - 1 steps of the slowest module: prologue + pe_tile + (n - 1) x step + epilogue. A module's
 // main is therefore (n - 1) x step + pe_tile (the PE's own is n x pe_tile); when the PEs are the
 // bottleneck this is Odyssey's n x step, when an I/O chain is, the PE's single tile is what the
-// chain's tiles do not hide.
+// chain's tiles do not hide. Each adds once the wavefront it does not hide (pe_pipeline.hpp): the
+// last PE finishes a tile that much after the first.
 //
 // Phases run one after another (timed_simulation.hpp) and differ in which modules run (a reload
 // does not run in the first phase, a write-back not in the last, a drain only in the last), so

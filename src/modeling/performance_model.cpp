@@ -273,8 +273,10 @@ private:
     return {ranges, cycles};
   }
 
-  // Which range `values` is of the tiles `all` of one loop. The template has three or more tiles
-  // per loop where it matters: with two, the first alone and all but the last are the same tiles.
+  // Which range `values` is of the tiles `all` of one loop. With two tiles (a loop bounded by the
+  // first size, 16 at the template) the first alone and all but the last are the same tiles: it
+  // reads as the first (or the last) alone. The reduction loops that become phase loops in MM,
+  // CNN, MTTKRP and TTMc have three or more.
   static std::optional<modeling::tile_range> tile_range_of(const std::set<int64_t>& values, const std::set<int64_t>& all) {
     using modeling::tile_range;
     if (values == all) return tile_range::all;
