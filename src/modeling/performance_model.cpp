@@ -2,14 +2,15 @@
 // header), checked against that architecture's own counts before it is returned.
 #include "sadsl/modeling/performance_model.hpp"
 
-#include <isl/ast.h>
-#include <isl/id.h>
-
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "latency.hpp"
+#include "part_cost.hpp"
+#include "pe_pipeline.hpp"
 #include "resources.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
@@ -39,56 +40,6 @@ design_point template_point(const design& d) {
   return p;
 }
 
-int iterator_dim(const isl::ast_node& for_node) {
-  isl_ast_expr* it = isl_ast_node_for_get_iterator(for_node.get());
-  isl_id* id = isl_ast_expr_get_id(it);
-  std::string name = isl_id_get_name(id);
-  isl_id_free(id);
-  isl_ast_expr_free(it);
-  SADSL_INTERNAL_ASSERT(name.size() > 1 && name[0] == 'c', "an AST iterator not named by its schedule dimension: " + name);
-  return std::stoi(name.substr(1));
-}
-
-
-// Cycles of one tile of a part, by the rules of part_cycles (classify_loop's kinds), with each
-// loop's trip count the symbolic extent of the schedule dimension it iterates.
-class part_cost {
-public:
-  part_cost(const module_part& part, const std::vector<expr>& dims, const pipeline_timing& t)
-      : part_(part), dims_(dims), timing_(t) {}
-
-  expr of(const isl::ast_node& n) const {
-    switch (isl_ast_node_get_type(n.get())) {
-      case isl_ast_node_for: {
-        expr trip = dims_.at(static_cast<size_t>(iterator_dim(n)));
-        if (classify_loop(part_, n) == loop_kind::pipelined)
-          return trip * expr(static_cast<double>(timing_.ii)) + expr(static_cast<double>(timing_.depth));
-        return trip * of(isl::manage(isl_ast_node_for_get_body(n.get())));
-      }
-      case isl_ast_node_if: {
-        expr then = of(isl::manage(isl_ast_node_if_get_then_node(n.get())));
-        if (!isl_ast_node_if_has_else_node(n.get())) return then;
-        return model::max(then, of(isl::manage(isl_ast_node_if_get_else_node(n.get()))));
-      }
-      case isl_ast_node_block: {
-        isl_ast_node_list* list = isl_ast_node_block_get_children(n.get());
-        expr total = 0;
-        for (int i = 0; i < isl_ast_node_list_n_ast_node(list); ++i)
-          total = total + of(isl::manage(isl_ast_node_list_get_ast_node(list, i)));
-        isl_ast_node_list_free(list);
-        return total;
-      }
-      case isl_ast_node_user: return block_index(n) >= 0 ? 1 : 0;
-      default: throw internal_error("performance model: an unexpected AST node");
-    }
-  }
-
-private:
-  const module_part& part_;
-  const std::vector<expr>& dims_;
-  pipeline_timing timing_;
-};
-
 std::string kind_text(const design& d, const module_kind& k, const module_part& p) {
   return fmt::format("design {}, module {}, part {}", d.name(), k.name, p.name);
 }
@@ -105,20 +56,24 @@ public:
                               "designs yet", d_.name()));
     values_ = model_point(m_, a.point.factors, prog_.kernel());
     for (size_t n = 0; n < a.networks.size(); ++n) plan_network(a, n);
-    expr phases = 1;
-    for (size_t j : a.phase_loops) phases = phases * s_.loop(d_.tile_order.at(j)).tiles;
-    std::vector<std::vector<int64_t>> tiles;  // of every phase
+    for (size_t j = 0; j < d_.tile_order.size(); ++j) {
+      frame_.tiles.push_back(s_.loop(d_.tile_order[j]).tiles);
+      frame_.phase.push_back(std::find(a.phase_loops.begin(), a.phase_loops.end(), j) != a.phase_loops.end());
+    }
     for (size_t ph = 0; ph < a.phases.size(); ++ph)
-      for (auto& t : phase_tiles(a, ph)) tiles.push_back(std::move(t));
+      for (auto& t : phase_tiles(a, ph)) tiles_.push_back(std::move(t));
     expr lut_io = 0, offchip = 0, bram = 0, uram = 0;
+    std::vector<modeling::module_timing> timings;
     for (size_t k = 0; k < a.modules.size(); ++k) {
       const module_kind& kind = a.modules[k];
       expr instances = instance_count(kind);
       check(fmt::format("design {}: instances of module {}", d_.name(), kind.name), instances,
             static_cast<int64_t>(kind.instances.size()));
+      timings.push_back(module_timing(a, static_cast<int>(k)));
+      // A module that runs in no tile at a point (a reload network when its loop has one tile)
+      // is not built there.
+      instances = instances * model::min(expr(1), modeling::tile_count(frame_, timings.back().ranges));
       if (kind.role != module_role::pe) lut_io = lut_io + instances;
-      model::module_latency latency = module_latency(a, static_cast<int>(k), tiles, phases);
-      m_.modules.push_back(std::move(latency));
       for (const auto& b : kind.buffers) {
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
         bram = bram + copies * memory(kind, b, false);
@@ -126,6 +81,12 @@ public:
       }
       if (kind.dram) offchip = offchip + active_ * words_ * network(kind).pack * expr(type_size(network(kind).element));
     }
+    modeling::pe_frame pe = frame_of_pe(a);
+    std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
+    modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
+    frame_.pe_tile = timings.front().step;
+    modeling::set_wavefronts(a, s_, hops, timings);
+    m_.modules = modeling::compose_latency(frame_, timings);
     int64_t per_lane = 0;
     for (const auto& st : prog_.statements()) per_lane += statement_dsp(st);
     m_.dsp = s_.pe_count() * s_.simd() * expr(static_cast<double>(per_lane));
@@ -135,6 +96,7 @@ public:
     // A rough LUT estimate, as in the imported models (Odyssey has none): lanes, PE control, I/O modules.
     m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io * expr(300);
     add_constraints();
+    add_reduction_grids(a);
   }
 
 private:
@@ -209,57 +171,78 @@ private:
     return dims;
   }
 
-  model::module_latency module_latency(const architecture& a, int k, const std::vector<std::vector<int64_t>>& tiles,
-                                       const expr& phases) {
+  // What module k does per tile: its step, an input's fill, an output's drain, and the tiles it
+  // runs in (measured at the template; every part that runs must run in the same tiles).
+  modeling::module_timing module_timing(const architecture& a, int k) {
     const module_kind& kind = a.modules[static_cast<size_t>(k)];
-    expr current = 0, previous = 0, sequential = 0, active = 0;
+    expr current = 0, previous = 0;
     // The transfer parts (over chunk words) of each side: what runs before the PEs start (an
-    // input's first fill) or after they end (an output's last send). Parts over the PE frame move
-    // at the PEs' pace and overlap their compute.
+    // input's fill) or after they end (an output's send). Parts over the PE frame move at the PEs'
+    // pace and overlap their compute.
     expr transfer_current = 0, transfer_previous = 0;
+    std::optional<std::vector<modeling::tile_range>> ranges;
     for (size_t p = 0; p < kind.parts.size(); ++p) {
       const module_part& part = kind.parts[p];
-      std::vector<expr> template_dims = part_dims(kind, part, true);
-      expr at_template = part_cost(part, template_dims, o_.timing).of(part.ast);
+      expr at_template = modeling::part_cost(part, part_dims(kind, part, true), o_.timing);
       std::vector<expr> dims = part_dims(kind, part, false);
-      expr cost = part_cost(part, dims, o_.timing).of(part.ast);
-      auto [tiles_active, cycles] = measured(a, k, static_cast<int>(p), tiles);
+      expr cost = modeling::part_cost(part, dims, o_.timing);
+      auto [part_ranges, cycles] = measured(a, k, static_cast<int>(p));
       check(kind_text(d_, kind, part) + ": cycles per tile", at_template, cycles);
-      active = tiles_active;
-      (part.previous_tile ? previous : current) = (part.previous_tile ? previous : current) + cost;
-      if (part.iterates == module_part::iteration::chunk_words)
-        (part.previous_tile ? transfer_previous : transfer_current) =
-            (part.previous_tile ? transfer_previous : transfer_current) + cost;
-      sequential = sequential + tiles_active * cost;
-      if (part.iterates == module_part::iteration::chunk_words && kind.dram) {
+      if (part_ranges) {
+        if (ranges && *ranges != *part_ranges)
+          throw error(fmt::format("{}: runs in other tiles than the module's other parts; sadsl does not model that yet",
+                                  kind_text(d_, kind, part)));
+        ranges = part_ranges;
+      }
+      bool transfer = part.iterates == module_part::iteration::chunk_words;
+      expr& side = part.previous_tile ? previous : current;
+      side = side + cost;
+      if (transfer) {
+        expr& moved = part.previous_tile ? transfer_previous : transfer_current;
+        moved = moved + cost;
+      }
+      if (transfer && kind.dram) {
         words_ = expr(1);
         for (const auto& x : dims) words_ = words_ * x;
-        active_ = tiles_active;
+        active_ = part_ranges ? modeling::tile_count(frame_, *part_ranges) : expr(0);
       }
     }
-    model::module_latency out;
+    modeling::module_timing out;
     out.name = kind.name;
     bool double_buffered = !previous.is_constant(0);
-    expr main = double_buffered ? active * model::max(current, previous) : sequential;
-    out.main = model::make_leaf(main);
+    out.step = double_buffered ? model::max(current, previous) : current;
+    // A module that runs in no tile (a part of a network the point does not use) counts as
+    // running in all with no cost.
+    out.ranges = ranges.value_or(std::vector<modeling::tile_range>(d_.tile_order.size(), modeling::tile_range::all));
     if (kind.role == module_role::io_in) {
       out.role = model::module_role::input;
-      out.prologue = model::make_leaf(phases * transfer_current);
+      out.fill = transfer_current;
     } else if (kind.role == module_role::io_out) {
       out.role = model::module_role::output;
-      out.epilogue = model::make_leaf(phases * (double_buffered ? transfer_previous : transfer_current));
+      out.drain = double_buffered ? transfer_previous : transfer_current;
     }
     return out;
   }
 
-  // At the template: the tiles (of all phases) in which some instance runs the part, as an
-  // expression (per tile loop: all its tiles, all but one, or one), and the cycles of one such tile.
-  std::pair<expr, int64_t> measured(const architecture& a, int k, int p, const std::vector<std::vector<int64_t>>& tiles) {
+  // The PE's frame: extents, their template values and its loops' strides.
+  modeling::pe_frame frame_of_pe(const architecture& a) {
+    modeling::pe_frame f;
+    for (const auto& part : a.pe().parts) {
+      f.extents = part_dims(a.pe(), part, false);
+      for (auto& [d, stride] : modeling::loop_strides(part, f.extents, o_.timing)) f.strides.emplace(d, stride);
+    }
+    for (const auto& e : f.extents) f.at_template.push_back(static_cast<int64_t>(model::evaluate(e, values_)));
+    return f;
+  }
+
+  // At the template: per tile loop, the tiles (of all phases) in which some instance runs the
+  // part (nullopt: none), and the cycles of one such tile.
+  std::pair<std::optional<std::vector<modeling::tile_range>>, int64_t> measured(const architecture& a, int k, int p) {
     const module_kind& kind = a.modules[static_cast<size_t>(k)];
     const module_part& part = kind.parts[static_cast<size_t>(p)];
     std::vector<std::vector<int64_t>> active;
     int64_t cycles = -1;
-    for (const auto& t : tiles) {
+    for (const auto& t : tiles_) {
       int64_t most = 0;
       for (size_t i = 0; i < kind.instances.size(); ++i)
         most = std::max(most, part_cycles(a, k, p, static_cast<int>(i), t, o_.timing));
@@ -270,25 +253,38 @@ private:
       cycles = most;
       active.push_back(t);
     }
-    if (active.empty()) return {expr(0), 0};
-    expr count = 1;
+    if (active.empty()) return {std::nullopt, 0};
+    std::vector<modeling::tile_range> ranges;
     size_t product = 1;
     for (size_t j = 0; j < d_.tile_order.size(); ++j) {
       std::set<int64_t> values, all;
       for (const auto& t : active) values.insert(t[j]);
-      for (const auto& t : tiles) all.insert(t[j]);
-      const expr& n = s_.loop(d_.tile_order[j]).tiles;
-      if (values.size() == all.size()) count = count * n;
-      else if (values.size() + 1 == all.size() && values.size() > 1) count = count * (n - expr(1));
-      else if (values.size() != 1)
+      for (const auto& t : tiles_) all.insert(t[j]);
+      auto range = tile_range_of(values, all);
+      if (!range)
         throw error(fmt::format("{}: runs in some of the tiles of loop {}; sadsl does not model that yet", kind_text(d_, kind, part),
                                 d_.tile_order[j].name()));
+      ranges.push_back(*range);
       product *= values.size();
     }
     if (product != active.size())
       throw error(fmt::format("{}: the tiles it runs in are not a product of ranges; sadsl does not model that yet",
                               kind_text(d_, kind, part)));
-    return {count, cycles};
+    return {ranges, cycles};
+  }
+
+  // Which range `values` is of the tiles `all` of one loop. With two tiles (a loop bounded by the
+  // first size, 16 at the template) the first alone and all but the last are the same tiles: it
+  // reads as the first (or the last) alone. The reduction loops that become phase loops in MM,
+  // CNN, MTTKRP and TTMc have three or more.
+  static std::optional<modeling::tile_range> tile_range_of(const std::set<int64_t>& values, const std::set<int64_t>& all) {
+    using modeling::tile_range;
+    if (values == all) return tile_range::all;
+    bool has_first = values.count(*all.begin()) > 0, has_last = values.count(*all.rbegin()) > 0;
+    if (values.size() + 1 == all.size() && all.size() >= 3) return has_first ? tile_range::all_but_last : tile_range::all_but_first;
+    if (values.size() == 1 && all.size() >= 3 && (has_first || has_last)) return has_first ? tile_range::first : tile_range::last;
+    if (values.size() == 1 && all.size() == 2) return has_first ? tile_range::first : tile_range::last;
+    return std::nullopt;
   }
 
   // BRAM18K (uram = false) or URAM blocks of one copy of a buffer, as buffer_bram18k / buffer_uram.
@@ -353,6 +349,22 @@ private:
                               "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
   }
 
+  // A space loop along which the PEs forward partial sums (a flow group: the PEs reduce along it)
+  // needs two or more PEs for the architecture the model describes: with one, the partial sums
+  // stay in the PE and the networks that reload or drain them are others (MM's [j,k] with
+  // k_t1 = k_t2 drains C instead of reloading it).
+  void add_reduction_grids(const architecture& a) {
+    for (size_t i = 0; i < d_.space.size(); ++i) {
+      bool reduces = false;
+      for (const auto& n : a.networks)
+        for (const auto& st : prog_.statements())
+          reduces = reduces || (n.along && static_cast<size_t>(*n.along) == i && st.write.tensor->id() == n.tensor);
+      if (reduces)
+        m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
+                                  fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+    }
+  }
+
   void check(const std::string& what, const expr& e, int64_t concrete) const {
     double v = model::evaluate(e, values_);
     if (v != static_cast<double>(concrete))
@@ -367,6 +379,8 @@ private:
   symbols s_;
   std::vector<double> values_;
   std::vector<network_terms> networks_;
+  std::vector<std::vector<int64_t>> tiles_;  // of every phase, at the template
+  modeling::tile_frame frame_;
   expr words_ = 0, active_ = 0;  // of the last top-level transfer part seen
 };
 
@@ -394,8 +408,18 @@ model::design_model performance_model(const design& d, const modeling_options& o
   m.name = d.name();
   m.source = "sadsl";
   const kernel& k = d.band->source->kernel();
-  // Every kernel param 16 + 2n: each loop then has two or more tiles of the template factors.
-  scoped_sizes sizes(k, [](int64_t n, int64_t) { return 16 + 2 * n; });
+  // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
+  // the template factors. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:
+  // they run whole in every PE, where three or more iterations suffice and every one costs
+  // template cycles. Odd and even keep every param's value distinct.
+  std::set<uint64_t> tiled;
+  for (const auto& l : d.band->loop_ids()) {
+    affine extent = d.band->extent(l);
+    for (const auto& t : extent.terms()) tiled.insert(t.symbol->seq);
+  }
+  std::vector<bool> bounds_band;
+  for (const auto& p : k.params()) bounds_band.push_back(tiled.count(p.id().key()) > 0);
+  scoped_sizes sizes(k, [&](int64_t n, int64_t) { return bounds_band[static_cast<size_t>(n)] ? 16 + 2 * n : 3 + 2 * n; });
   architecture a = build_architecture(d, {template_point(d), {}, options.prefer_uram, /*widest_packing=*/false});
   builder(d, options, m).build(a);
   return m;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -70,11 +71,22 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
     t.time = t.t1 / t.w;
     loops_.emplace(l, t);
   }
-  // The frame: time loops (band order), latency loops (design order), the SIMD lane.
+  // Loops below the band (CNN's p and q): the main statement's (the one with the most loops)
+  // after the band's depth, run whole inside each PE.
+  const statement_info* main = nullptr;
+  for (const auto& st : prog_.statements())
+    if (!main || st.record->loops.size() > main->record->loops.size()) main = &st;
+  for (size_t k = d.band->loops.size(); main && k < main->record->loops.size(); ++k) {
+    const auto& l = *main->record->loops[k];
+    inner_.emplace_back(l.seq, of_params(l.hi - l.lo, "the extent of loop " + l.name));
+  }
+  // The frame: time loops (band order), loops below the band, latency loops (design order), the
+  // SIMD lane.
   for (const auto& l : d.band->loop_ids())
-    if (!loops_.at(l).space) frame_.push_back(loops_.at(l).time);
-  for (const auto& l : d.latency) frame_.push_back(loops_.at(l).latency);
-  frame_.push_back(simd_);
+    if (!loops_.at(l).space) add_frame_dim(loops_.at(l).time, l.key());
+  for (const auto& [key, extent] : inner_) add_frame_dim(extent, key);
+  for (const auto& l : d.latency) add_frame_dim(loops_.at(l).latency, l.key());
+  add_frame_dim(simd_, d.simd ? std::optional<uint64_t>(d.simd->key()) : std::nullopt);
 }
 
 expr symbols::of_params(const affine& a, const std::string& what) const {
@@ -102,6 +114,27 @@ expr symbols::pe_count() const {
 
 expr symbols::frame_extent(size_t i) const { return frame_.at(i); }
 
+void symbols::add_frame_dim(const expr& extent, std::optional<uint64_t> loop) {
+  frame_.push_back(extent);
+  frame_loop_.push_back(loop);
+}
+
+std::vector<bool> symbols::frame_dims_indexing(const access_ref& a) const {
+  std::set<uint64_t> loops;
+  const access_info& acc = prog_.statement(a.statement).access(a);
+  for (const auto& index : acc.index)
+    for (const auto& t : index.terms()) loops.insert(t.symbol->seq);
+  std::vector<bool> out;
+  for (const auto& l : frame_loop_) out.push_back(l && loops.count(*l) > 0);
+  return out;
+}
+
+const expr* symbols::inner_loop(uint64_t key) const {
+  for (const auto& [k, extent] : inner_)
+    if (k == key) return &extent;
+  return nullptr;
+}
+
 const loop_terms* symbols::band_loop(uint64_t key) const {
   for (const auto& [l, t] : loops_)
     if (l.key() == key) return &t;
@@ -126,10 +159,15 @@ std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
       expr e = 1;
       affine index = stored_index(a, dim);
       for (const auto& t : index.terms()) {
+        expr c = static_cast<double>(std::abs(t.coefficient));
+        if (const expr* inner = inner_loop(t.symbol->seq)) {  // spanned whole in every tile
+          e = e + c * (*inner - expr(1));
+          continue;
+        }
         const loop_terms* l = band_loop(t.symbol->seq);
-        if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band: sadsl does not model "
-                                        "it yet", d_.name(), t.symbol->name));
-        e = e + expr(static_cast<double>(std::abs(t.coefficient))) * ((l->space ? l->w : l->t1) - expr(1));
+        if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band and not below it: sadsl "
+                                        "does not model it yet", d_.name(), t.symbol->name));
+        e = e + c * ((l->space ? l->w : l->t1) - expr(1));
       }
       extent = extent ? model::max(*extent, e) : e;
     }
@@ -145,6 +183,7 @@ expr symbols::pack(const std::vector<access_ref>& accesses, const expr& last, in
     if (index.constant() != 0) offsets.push_back(static_cast<double>(std::abs(index.constant())));
     for (const auto& t : index.terms()) {
       const loop_terms* l = band_loop(t.symbol->seq);
+      if (!l) continue;  // a loop below the band: every tile's chunk spans it from the same start
       expr c = static_cast<double>(std::abs(t.coefficient));
       offsets.push_back(c * l->t1);
       if (l->space) offsets.push_back(c * l->w);

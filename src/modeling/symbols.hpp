@@ -36,9 +36,12 @@ public:
   /// PEs along space dim i, and in all.
   expr grid(size_t i) const;
   expr pe_count() const;
-  /// The extent of dim i of the PE's tile-local frame (time loops, latency loops, lane).
+  /// The extent of dim i of the PE's tile-local frame (time loops, loops below the band, latency
+  /// loops, lane).
   expr frame_extent(size_t i) const;
   size_t frame_dims() const { return frame_.size(); }
+  /// Per dim of the PE's frame: whether access a's index depends on the loop it iterates.
+  std::vector<bool> frame_dims_indexing(const access_ref& a) const;
   /// The extent along each stored dim of the box of elements that `accesses` (of one tensor)
   /// touch at one PE in one tile; nullopt when the accesses disagree.
   std::vector<expr> box(const std::vector<access_ref>& accesses) const;
@@ -52,12 +55,16 @@ private:
   // The access index along stored dim `dim`.
   affine stored_index(const access_ref& a, size_t dim) const;
   const loop_terms* band_loop(uint64_t key) const;
+  const expr* inner_loop(uint64_t key) const;
+  void add_frame_dim(const expr& extent, std::optional<uint64_t> loop);
 
   const design& d_;
   const program& prog_;
   std::map<uint64_t, size_t> param_index_;  // kernel param key -> model parameter
   std::map<loop_id, loop_terms> loops_;
+  std::vector<std::pair<uint64_t, expr>> inner_;  // loops below the band: key, extent
   std::vector<expr> frame_;
+  std::vector<std::optional<uint64_t>> frame_loop_;  // per frame dim: the loop it iterates (its key)
   expr simd_ = 1;
 };
 

@@ -11,33 +11,9 @@
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/program.hpp"
+#include "random_point.hpp"
 
 using namespace sadsl;
-
-namespace {
-
-// A random legal point: first-level factors anywhere in [1, extent] (non-divisors pad), deeper
-// ones random divisors of their parent within their bounds.
-design_point random_point(const design& d, std::mt19937_64& rng, int64_t extent) {
-  design_point p;
-  for (tile_level level : {tile_level::array_partition, tile_level::latency_hiding, tile_level::simd})
-    for (const auto& f : d.factors) {
-      if (f.id.level != level) continue;
-      if (!f.parent) {
-        p[f.id] = std::uniform_int_distribution<int64_t>(1, extent)(rng);
-        continue;
-      }
-      std::vector<int64_t> choices;
-      int64_t parent = p.at(*f.parent);
-      for (int64_t t = 1; t <= parent; ++t)
-        if (parent % t == 0 && (!f.power_of_two || (t & (t - 1)) == 0) && (f.max_value == 0 || t <= f.max_value))
-          choices.push_back(t);
-      p[f.id] = choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(rng)];
-    }
-  return p;
-}
-
-}  // namespace
 
 TEST_CASE("MM models: resources equal the concrete architecture's at random points", "[modeling]") {
   kernel k = catalog::mm();
@@ -49,7 +25,7 @@ TEST_CASE("MM models: resources equal the concrete architecture's at random poin
     CHECK(m.source == "sadsl");
     model::interpreter eval(m);
     for (int trial = 0; trial < 3; ++trial) {
-      design_point point = random_point(d, rng, 20);
+      design_point point = testing::random_point(d, rng);
       architecture a = build_architecture(d, {point, {}, false});
       resource_counts want = count_resources(a);
       std::vector<double> x = model_point(m, point, k);
@@ -74,9 +50,10 @@ TEST_CASE("MM model of [i,j] <[i,j],k>: the tuned point's numbers", "[modeling]"
     model::metrics x = model::interpreter(m).evaluate(values, {1e9, 1e9, 1e9});
     // 43 x 5 PEs, 8 lanes, 5 DSPs per fp32 multiply-add.
     CHECK(x.dsp == 43 * 5 * 8 * 5);
-    // PE: per tile 8 k-steps x 3 x 41 pipelined iterations, 8 x 5 x 16 tiles.
+    // PE: per tile 8 k-steps x 3 x 41 pipelined iterations, 8 x 5 x 16 tiles, and once the
+    // wavefront: the last PE runs (43 - 1) + (5 - 1) FIFO hops behind the first (A and B forwarded).
     REQUIRE(m.modules.front().name == "PE");
-    CHECK(model::evaluate(model::cost(m.modules.front().main), values) == 8 * 3 * 41 * 8.0 * 5 * 16);
+    CHECK(model::evaluate(model::cost(m.modules.front().main), values) == 8 * 3 * 41 * 8.0 * 5 * 16 + 42 + 4);
     for (const auto& mod : m.modules) UNSCOPED_INFO(mod.name << " " << model::evaluate(model::cost(mod.main), values));
     CHECK(x.latency_main >= 8 * 3 * 41 * 8.0 * 5 * 16);
     CHECK(x.legal == 1);

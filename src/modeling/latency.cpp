@@ -1,0 +1,176 @@
+// The latency structure of a compiler-built model (latency.hpp): each phase as a pipeline of tiles,
+// and the phases one after another.
+//
+// A phase runs its tiles through three stages: the inputs fill a tile (the prologue: the PEs wait
+// for it), the PEs compute it, the outputs send it (the epilogue: after the PEs' last tile). With
+// double buffers each stage works on its own tile, so n tiles take one tile of each stage plus
+// n - 1 steps of the slowest module: prologue + pe_tile + (n - 1) x step + epilogue. A module's
+// main is therefore (n - 1) x step + pe_tile (the PE's own is n x pe_tile); when the PEs are the
+// bottleneck this is Odyssey's n x step, when an I/O chain is, the PE's single tile is what the
+// chain's tiles do not hide. Each adds once the wavefront it does not hide (pe_pipeline.hpp): the
+// last PE finishes a tile that much after the first.
+//
+// Phases run one after another (timed_simulation.hpp) and differ in which modules run (a reload
+// does not run in the first phase, a write-back not in the last, a drain only in the last), so
+// the latency is a sum over phases of maxima over modules. model::metrics_of takes the max over
+// modules of sums, so each module waits out the phases it does not run in: in them it counts that
+// phase's prologue, main or epilogue (the max over the modules that run). The max over modules is
+// the sum over phases whenever one module is the longest in every phase it runs in.
+#include "latency.hpp"
+
+#include <optional>
+
+#include "sadsl/error.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+// Where a phase stands along one phase loop of n tiles: the first, one of the n - 2 middle ones,
+// the last, or the only one (n = 1, first and last at once).
+enum class position { first, middle, last, only };
+
+expr at_least_two(const expr& n) { return model::min(expr(1), n - expr(1)); }
+
+expr phases_at(position p, const expr& n) {
+  switch (p) {
+    case position::first:
+    case position::last: return at_least_two(n);
+    case position::middle: return model::max(expr(0), n - expr(2));
+    case position::only: return expr(1) - at_least_two(n);
+  }
+  throw internal_error("compose_latency: a position out of range");
+}
+
+bool runs_at(tile_range r, position p) {
+  switch (r) {
+    case tile_range::all: return true;
+    case tile_range::all_but_first: return p == position::middle || p == position::last;
+    case tile_range::all_but_last: return p == position::first || p == position::middle;
+    case tile_range::first: return p == position::first || p == position::only;
+    case tile_range::last: return p == position::last || p == position::only;
+  }
+  throw internal_error("compose_latency: a tile range out of range");
+}
+
+// Along a loop of n tiles inside a phase: how many a module runs in, and the offsets of its first
+// and last one.
+expr tiles_in(tile_range r, const expr& n) {
+  if (r == tile_range::all) return n;
+  if (r == tile_range::all_but_first || r == tile_range::all_but_last) return n - expr(1);
+  return 1;
+}
+expr first_offset(tile_range r, const expr& n) {
+  if (r == tile_range::all_but_first) return 1;
+  if (r == tile_range::last) return n - expr(1);
+  return 0;
+}
+expr last_offset(tile_range r, const expr& n) {
+  if (r == tile_range::first) return 0;
+  if (r == tile_range::all_but_last) return n - expr(2);
+  return n - expr(1);
+}
+
+// One module within one phase it runs in.
+struct in_phase {
+  expr prologue, main, epilogue;
+};
+
+in_phase within_phase(const tile_frame& f, const module_timing& m) {
+  expr runs = 1, tiles = 1, first = 0, last = 0;
+  for (size_t j = f.tiles.size(); j-- > 0;) {  // innermost first: offsets weigh by the inner tiles
+    if (f.phase[j]) continue;
+    first = first + first_offset(m.ranges[j], f.tiles[j]) * tiles;
+    last = last + last_offset(m.ranges[j], f.tiles[j]) * tiles;
+    runs = runs * tiles_in(m.ranges[j], f.tiles[j]);
+    tiles = tiles * f.tiles[j];
+  }
+  // A module that runs in no tile of the phase (a range of n - 1 tiles when n = 1) costs nothing.
+  expr present = model::min(expr(1), runs);
+  // The PE tiles its own do not overlap: an input's tiles are followed by the PEs' tiles after its
+  // last one, an output's preceded by those before its first one.
+  expr lead = 1;
+  if (m.role == model::module_role::input) lead = lead + (tiles - expr(1) - last);
+  if (m.role == model::module_role::output) lead = lead + first;
+  in_phase out;
+  out.main = present * ((runs - expr(1)) * m.step + f.pe_tile * lead + m.wavefront);
+  if (m.role == model::module_role::input) out.prologue = present * m.fill;
+  if (m.role == model::module_role::output) out.epilogue = present * m.drain;
+  return out;
+}
+
+// Every combination of positions along the phase loops, with how many phases it stands for.
+struct phase_class {
+  std::vector<position> at;  // per phase loop
+  expr phases = 1;
+};
+
+std::vector<phase_class> phase_classes(const tile_frame& f) {
+  std::vector<phase_class> out{{}};
+  for (size_t j = 0; j < f.tiles.size(); ++j) {
+    if (!f.phase[j]) continue;
+    std::vector<phase_class> next;
+    for (const auto& c : out)
+      for (position p : {position::first, position::middle, position::last, position::only}) {
+        phase_class d = c;
+        d.at.push_back(p);
+        d.phases = d.phases * phases_at(p, f.tiles[j]);
+        next.push_back(std::move(d));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+bool runs_in(const tile_frame& f, const module_timing& m, const phase_class& c) {
+  size_t p = 0;
+  for (size_t j = 0; j < f.tiles.size(); ++j)
+    if (f.phase[j] && !runs_at(m.ranges[j], c.at[p++])) return false;
+  return true;
+}
+
+}  // namespace
+
+expr tile_count(const tile_frame& frame, const std::vector<tile_range>& ranges) {
+  expr n = 1;
+  for (size_t j = 0; j < frame.tiles.size(); ++j) n = n * tiles_in(ranges[j], frame.tiles[j]);
+  return n;
+}
+
+std::vector<model::module_latency> compose_latency(const tile_frame& frame, const std::vector<module_timing>& modules) {
+  std::vector<in_phase> own;
+  for (const auto& m : modules) own.push_back(within_phase(frame, m));
+  std::vector<model::module_latency> out(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    out[i].name = modules[i].name;
+    out[i].role = modules[i].role;
+  }
+  std::vector<expr> main(modules.size(), expr(0)), prologue = main, epilogue = main;
+  for (const phase_class& c : phase_classes(frame)) {
+    if (c.phases.is_constant(0)) continue;
+    // The phase's own prologue, main and epilogue: the longest of the modules that run in it.
+    std::vector<bool> runs;
+    std::optional<expr> p, mm, e;
+    auto take = [](std::optional<expr>& acc, const expr& x) { acc = acc ? model::max(*acc, x) : x; };
+    for (size_t i = 0; i < modules.size(); ++i) {
+      runs.push_back(runs_in(frame, modules[i], c));
+      if (!runs.back()) continue;
+      take(mm, own[i].main);
+      if (modules[i].role == model::module_role::input) take(p, own[i].prologue);
+      if (modules[i].role == model::module_role::output) take(e, own[i].epilogue);
+    }
+    for (size_t i = 0; i < modules.size(); ++i) {
+      main[i] = main[i] + c.phases * (runs[i] ? own[i].main : mm.value_or(expr(0)));
+      prologue[i] = prologue[i] + c.phases * (runs[i] ? own[i].prologue : p.value_or(expr(0)));
+      epilogue[i] = epilogue[i] + c.phases * (runs[i] ? own[i].epilogue : e.value_or(expr(0)));
+    }
+  }
+  for (size_t i = 0; i < modules.size(); ++i) {
+    out[i].main = model::make_leaf(main[i]);
+    if (modules[i].role == model::module_role::input) out[i].prologue = model::make_leaf(prologue[i]);
+    if (modules[i].role == model::module_role::output) out[i].epilogue = model::make_leaf(epilogue[i]);
+  }
+  return out;
+}
+
+}  // namespace sadsl::modeling

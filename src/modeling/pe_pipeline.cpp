@@ -1,0 +1,111 @@
+// The PE array's wavefront and single-buffered drains (pe_pipeline.hpp).
+#include "pe_pipeline.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "part_cost.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+// The cycles an element of `tensor` (written by the PEs) stays in a PE between its read and its
+// write: the frame dims its index does not depend on, nested inside one it does depend on, run
+// whole in between (a reduction inside the PE: CNN's p and q for cout(r, c, o)).
+expr lifetime(const program& prog, const symbols& s, const pe_frame& f, const tensor_id& tensor) {
+  expr out = 0;
+  for (const auto& st : prog.statements()) {
+    if (st.write.tensor->id() != tensor) continue;
+    std::vector<bool> indexing = s.frame_dims_indexing({st.id, -1});
+    bool inside = false;
+    expr here = 0;
+    for (size_t d = 0; d < indexing.size(); ++d) {
+      auto stride = f.strides.find(d);
+      if (!indexing[d] && inside && stride != f.strides.end()) here = here + (f.extents[d] - expr(1)) * stride->second;
+      inside = inside || indexing[d];
+    }
+    out = model::max(out, here);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<expr> wavefront_hops(const architecture& a, const symbols& s, const pe_frame& f) {
+  const program& prog = *a.design->band->source;
+  std::vector<expr> hops(a.design->space.size(), expr(0));
+  for (const auto& n : a.networks)
+    if (n.along) {
+      expr& hop = hops.at(static_cast<size_t>(*n.along));
+      hop = model::max(hop, expr(1) + lifetime(prog, s, f, n.tensor));  // one cycle: the default FIFO latency
+    }
+  return hops;
+}
+
+expr full_wavefront(const symbols& s, const std::vector<expr>& hops) {
+  expr w = 0;
+  for (size_t i = 0; i < hops.size(); ++i)
+    if (!hops[i].is_constant(0)) w = w + (s.grid(i) - expr(1)) * hops[i];
+  return w;
+}
+
+void set_wavefronts(const architecture& a, const symbols& s, const std::vector<expr>& hops,
+                    std::vector<module_timing>& timings) {
+  auto wavefront = [&](const std::vector<expr>& stagger) {
+    std::vector<expr> left;
+    for (size_t i = 0; i < hops.size(); ++i) left.push_back(stagger[i].is_constant(0) ? hops[i] : model::max(expr(0), hops[i] - stagger[i]));
+    return full_wavefront(s, left);
+  };
+  const std::vector<expr> none(hops.size(), expr(0));
+  for (auto& t : timings) t.wavefront = wavefront(none);
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    const io_network& net = a.networks[n];
+    if (!net.input) continue;
+    // The chain of level buffered + l (l >= 1, unbuffered) runs along cluster_order[l]; its head
+    // moves every buffered chain's data, one after another.
+    std::vector<expr> stagger = none;
+    for (size_t k = 0; k < a.modules.size(); ++k) {
+      const module_kind& kind = a.modules[k];
+      size_t l = static_cast<size_t>(kind.level - net.buffered_level);
+      if (kind.network != static_cast<int>(n) || kind.boundary || l < 1 || l >= net.cluster_order.size()) continue;
+      size_t dim = static_cast<size_t>(net.cluster_order[l]);
+      stagger[dim] = model::max(stagger[dim], timings[k].step / s.grid(dim));
+    }
+    for (size_t k = 0; k < a.modules.size(); ++k)
+      if (a.modules[k].network == static_cast<int>(n)) timings[k].wavefront = wavefront(stagger);
+  }
+}
+
+void single_buffered_drains(const architecture& a, const pe_frame& f, const pipeline_timing& timing, const expr& wavefront,
+                            std::vector<module_timing>& timings) {
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    if (a.networks[n].input) continue;
+    std::optional<expr> span;
+    for (size_t k = 0; k < a.modules.size(); ++k) {
+      const module_kind& kind = a.modules[k];
+      if (kind.network != static_cast<int>(n) || !kind.buffered) continue;
+      bool double_buffered = false;
+      for (const auto& part : kind.parts) double_buffered = double_buffered || part.previous_tile;
+      if (double_buffered) continue;
+      // The PE writes the first `depth` tokens of a tile into the FIFO before the module must
+      // read one: it waits from the next token on.
+      int64_t depth = 0;
+      for (const auto& q : a.fifos)
+        if (q.producer_kind == 0 && q.consumer_kind == static_cast<int>(k)) depth = std::max(depth, q.depth);
+      for (const auto& part : kind.parts) {
+        if (part.iterates != module_part::iteration::pe_frame) continue;
+        expr s = token_span(part, f.strides, f.extents, f.at_template, timing, depth);
+        span = span ? model::max(*span, s) : s;
+      }
+      timings[k].step = timings[k].drain;  // the span is added below, in place of the collect
+    }
+    if (!span) continue;
+    span = model::max(expr(0), *span - wavefront);
+    for (size_t k = 0; k < a.modules.size(); ++k)
+      if (a.modules[k].network == static_cast<int>(n) && a.modules[k].level >= a.networks[n].buffered_level)
+        timings[k].step = timings[k].step + *span;
+  }
+}
+
+}  // namespace sadsl::modeling

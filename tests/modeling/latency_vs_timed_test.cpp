@@ -1,0 +1,203 @@
+// The compiler-built models' latency against the timed simulation (simulate_timed, the referee):
+// the bound is 2% on every tested design. Each row builds the architecture at the point,
+// runs it on random data with the default timing (II 1, depth 0, 64 B/cycle per DRAM port) and
+// evaluates the model there. SADSL_LATENCY_TABLE=1 prints the rows as the markdown table of
+// docs/modeling.md ("Latency against the timed simulation").
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sadsl/catalog/kernels.hpp"
+#include "sadsl/comm/timed_simulation.hpp"
+#include "sadsl/compute/designs.hpp"
+#include "sadsl/model/interpreter.hpp"
+#include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/poly/program.hpp"
+#include "random_point.hpp"
+
+using namespace sadsl;
+
+namespace {
+
+struct named_point {
+  std::string label;  // what the point exercises
+  std::map<std::string, int64_t> factors;
+};
+
+struct row {
+  std::string design, label, point, bound;
+  double model = 0;
+  int64_t timed = 0;
+  bool legal = true, resources_exact = true;
+  bool partial_sums = false;  // the PEs forward partial sums along a space loop (a flow group along it)
+  double error() const { return (model - static_cast<double>(timed)) / static_cast<double>(timed); }
+};
+
+// The point's factors of design d (a design has only the factors of its own loops and levels).
+design_point point_of(const design& d, const named_point& p, std::string& text) {
+  std::map<std::string, int64_t> own;
+  for (const auto& f : d.factors) {
+    std::string n = d.name_of(f.id);
+    if (p.factors.count(n)) own[n] = p.factors.at(n);
+  }
+  for (const auto& [n, v] : own) text += fmt::format("{}{}={}", text.empty() ? "" : " ", n, v);
+  return point_by_name(d, own);
+}
+
+// The model and the timed simulation at point `point` (its factors printed as `text`).
+row compare(const design& d, const model::design_model& m, const design_point& point, std::string label, std::string text) {
+  const kernel& k = d.band->source->kernel();
+  row r{d.name(), std::move(label), std::move(text), "", 0, 0};
+  architecture a = build_architecture(d, {point, {}, false});
+  buffers data(k);
+  data.randomize_inputs(1);
+  timed_result t = simulate_timed(a, data);
+  REQUIRE(t.ok());
+  std::vector<double> x = model_point(m, point, k);
+  model::metrics got = model::interpreter(m).evaluate(x, {1e9, 1e9, 1e9});
+  r.model = got.latency;
+  r.timed = t.cycles;
+  r.legal = got.legal == 1;
+  resource_counts want = count_resources(a);
+  r.resources_exact = got.dsp == static_cast<double>(want.dsp) && got.bram18k == static_cast<double>(want.bram18k) &&
+                      got.uram == static_cast<double>(want.uram);
+  for (const auto& n : a.networks)
+    for (const auto& st : d.band->source->statements())
+      r.partial_sums = r.partial_sums || (n.along && st.write.tensor->id() == n.tensor);
+  // The PE array is the bottleneck when its own main is the model's.
+  r.bound = model::evaluate(model::cost(m.modules.front().main), x) >= got.latency_main ? "PE" : "I/O";
+  return r;
+}
+
+row compare(const design& d, const model::design_model& m, const named_point& p) {
+  std::string text;
+  design_point point = point_of(d, p, text);
+  return compare(d, m, point, p.label, text);
+}
+
+void print_table(const std::vector<row>& rows) {
+  if (!std::getenv("SADSL_LATENCY_TABLE")) return;
+  std::printf("| design | point | bound | model | timed | error |\n|---|---|---|---:|---:|---:|\n");
+  for (const auto& r : rows)
+    std::printf("| `%s` | %s: %s | %s | %.0f | %lld | %+.2f%% |\n", r.design.c_str(), r.label.c_str(), r.point.c_str(),
+                r.bound.c_str(), r.model, static_cast<long long>(r.timed), 100 * r.error());
+}
+
+}  // namespace
+
+TEST_CASE("MM models: latency within 2% of the timed simulation, all 18 designs at three points", "[modeling]") {
+  kernel k = catalog::mm();
+  for (const auto& p : k.params()) p.set(48);
+  std::vector<named_point> points = {
+      // First-level factors that do not divide 48 (padded to 60 x 66), C's PE box 5 x 11: packing 1.
+      {"non-divisor", {{"i_t1", 30}, {"j_t1", 22}, {"k_t1", 16}, {"i_t2", 5}, {"j_t2", 11}, {"k_t2", 4}}},
+      // Large tiles, a 6 x 6 array: the PEs' 768 cycles per tile hide every transfer.
+      {"PE-bound", {{"i_t1", 48}, {"j_t1", 48}, {"k_t1", 24}, {"i_t2", 8}, {"j_t2", 8}, {"k_t2", 2}}},
+      // 32 cycles of PE work per tile, 144-word C tiles: the I/O chains lead.
+      {"I/O-bound", {{"i_t1", 24}, {"j_t1", 24}, {"k_t1", 16}, {"i_t2", 4}, {"j_t2", 4}, {"k_t2", 8}}},
+  };
+  std::vector<row> rows;
+  for (const auto& d : designs(k)) {
+    model::design_model m = performance_model(d);
+    for (const auto& p : points) rows.push_back(compare(d, m, p));
+  }
+  print_table(rows);
+  CHECK(rows.size() == 54);
+  for (const auto& r : rows) {
+    INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
+    CHECK(std::abs(r.error()) <= 0.02);
+  }
+}
+
+TEST_CASE("MM models: a space loop of one PE builds another architecture than the model's", "[modeling]") {
+  // k_t1 = k_t2: one PE along k. The template has two or more PEs along every space loop, so the
+  // model of a design with k in space describes partial sums flowing between k-PEs (and reloaded
+  // through DRAM when k is not the innermost tile loop); with one PE along k there is no such
+  // flow and the architecture is another. The model's constraint "two or more PEs along k" makes
+  // these points illegal (so the tuner does not pick them); the rows show how far off it would be.
+  kernel k = catalog::mm();
+  for (const auto& p : k.params()) p.set(48);
+  named_point p{"one k-PE", {{"i_t1", 24}, {"j_t1", 24}, {"k_t1", 8}, {"i_t2", 8}, {"j_t2", 8}, {"k_t2", 8}}};
+  std::vector<row> rows;
+  for (const auto& d : designs(k)) {
+    bool k_space = false;
+    for (const auto& l : d.space) k_space = k_space || l.name() == "k";
+    if (!k_space || d.space.size() != 2) continue;
+    model::design_model m = performance_model(d);
+    rows.push_back(compare(d, m, p));
+    std::string text;
+    std::vector<double> x = model_point(m, point_of(d, p, text), k);
+    int grids = 0;
+    for (const auto& c : m.constraints)
+      if (c.description == "two or more PEs along k (partial sums flow between them)") {
+        CHECK(model::evaluate(c.lhs, x) < model::evaluate(c.rhs, x));
+        ++grids;
+      }
+    CHECK(grids == 1);
+  }
+  print_table(rows);
+  CHECK(rows.size() == 6);
+  for (const auto& r : rows) CHECK(!r.legal);
+}
+
+TEST_CASE("CNN, MTTKRP and TTMc models: latency within 2% of the timed simulation, resources exact", "[modeling]") {
+  // Small sizes (the timed run walks every operation): every sixth design of each kernel, two
+  // random points each that the model calls legal (the latency-hiding constraint among others:
+  // the tuner searches no other) with two or more PEs along every space loop (with one, see above).
+  //
+  // Latency is asserted where no partial sums flow between PEs. Where they do (CNN's i, MTTKRP's
+  // k, TTMc's l in space) a partial sum stays in a PE for the whole reduction below the band
+  // (CNN's p and q over every latency element), so the last PE of a column runs many tiles' worth
+  // of cycles behind the first; the double-buffered input chains that feed the column, one tile
+  // of slack, then stall the leading PEs every tile. The model charges that wavefront once per
+  // phase, so it is low there (docs/modeling.md); those rows are printed, not asserted.
+  struct case_ {
+    kernel k;
+    int64_t size;
+  };
+  std::vector<case_> kernels = {{catalog::cnn(), 6}, {catalog::mttkrp(), 8}, {catalog::ttmc(), 6}};
+  std::mt19937_64 rng(5);
+  std::vector<row> rows, reducing;
+  for (auto& [k, size] : kernels) {
+    for (const auto& p : k.params())
+      if (p.value() > size) p.set(size);  // CNN's kernel size K = 3 stays
+    std::vector<design> ds = designs(k);
+    for (size_t i = 0; i < ds.size(); i += 6) {
+      model::design_model m = performance_model(ds[i]);
+      for (int n = 0; n < 2; ++n) {
+        design_point point;
+        for (int tries = 0; tries < 10000; ++tries) {
+          point = testing::random_point(ds[i], rng);
+          std::vector<int64_t> grid = testing::pe_grid(ds[i], point);
+          bool wide = std::all_of(grid.begin(), grid.end(), [](int64_t g) { return g >= 2; });
+          std::vector<double> x = model_point(m, point, k);
+          if (wide && model::interpreter(m).evaluate(x, {1e9, 1e9, 1e9}).legal == 1) break;
+        }
+        std::string text;
+        for (const auto& [f, v] : point) text += fmt::format("{}{}={}", text.empty() ? "" : " ", ds[i].name_of(f), v);
+        row r = compare(ds[i], m, point, k.name(), text);
+        (r.partial_sums ? reducing : rows).push_back(r);
+      }
+    }
+  }
+  print_table(rows);
+  print_table(reducing);
+  CHECK(rows.size() + reducing.size() == 2 * (5 + 4 + 7));
+  for (const auto& r : rows) {
+    INFO(r.label << " " << r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
+    CHECK(r.resources_exact);
+    CHECK(std::abs(r.error()) <= 0.02);
+  }
+  for (const auto& r : reducing) {
+    INFO(r.label << " " << r.design << " at " << r.point);
+    CHECK(r.resources_exact);
+  }
+}
