@@ -241,8 +241,8 @@ int bound_model::relax(const model::expr& e) {
       // max(k, a - c) >= max(k, lower(a) - c) when k >= 0: clamping at 0 loses nothing.
       auto loop_free = [&](const model::expr& x) { return loops_of(x).empty(); };
       for (auto [k, d] : {std::pair{e.lhs(), e.rhs()}, std::pair{e.rhs(), e.lhs()}})
-        if (loop_free(k) && d.kind() == op::sub && loop_free(d.rhs()))
-          return combine(lb_node::kind::max, relax(k), excess(d));
+        if (loop_free(k) && d.kind() == op::sub)
+          if (int bounded = excess(d); bounded >= 0) return combine(lb_node::kind::max, relax(k), bounded);
       return combine(lb_node::kind::max, relax(e.lhs()), relax(e.rhs()));
     }
     case op::min: return combine(lb_node::kind::min, relax(e.lhs()), relax(e.rhs()));
@@ -253,6 +253,15 @@ int bound_model::relax(const model::expr& e) {
     case op::floor: {
       lb_node n{lb_node::kind::floor, 1, {}, {relax(e.lhs())}};
       return add_node(std::move(n));
+    }
+    case op::sub: {
+      // a - b (a tile count less one): when a >= upper(b) over the whole space, the difference is
+      // non-negative and max(0, lower(a) - upper(b)) bounds it.
+      int bounded = excess(e);
+      if (bounded < 0) break;
+      const lb_node& n = nodes_[static_cast<std::size_t>(bounded)];
+      if (evaluate(n.children[0], node_state{0, nullptr}) >= n.coefficient) return bounded;
+      break;
     }
     case op::ceil_div: return relax(model::ceil(e.lhs() / e.rhs()));
     case op::floor_div: return relax(model::floor(e.lhs() / e.rhs()));
@@ -277,9 +286,19 @@ int bound_model::relax(const model::expr& e) {
 int bound_model::excess(const model::expr& e) {
   lb_node n;
   n.type = lb_node::kind::excess;
-  n.coefficient = model::evaluate(e.rhs(), space_.parameters(space_.smallest()));
+  n.coefficient = upper(e.rhs());
+  if (!std::isfinite(n.coefficient)) return -1;
   n.children.push_back(relax(e.lhs()));
   return add_node(std::move(n));
+}
+
+double bound_model::lowest(const model::expr& e) {
+  if (loops_of(e).empty()) return model::evaluate(e, space_.parameters(space_.smallest()));
+  try {
+    return evaluate(relax(e), node_state{0, nullptr});
+  } catch (const error&) {
+    return 0;  // every model value is non-negative
+  }
 }
 
 double bound_model::upper(const model::expr& e) {
@@ -298,6 +317,15 @@ double bound_model::upper(const model::expr& e) {
     case op::min: return std::min(upper(e.lhs()), upper(e.rhs()));
     case op::ceil: return std::ceil(upper(e.lhs()));
     case op::floor: return std::floor(upper(e.lhs()));
+    case op::sub: return upper(e.lhs()) - lowest(e.rhs());
+    case op::div:
+    case op::floor_div:
+    case op::ceil_div: {
+      double below = lowest(e.rhs());
+      if (!(below > 0)) return nowhere;
+      double q = upper(e.lhs()) / below;
+      return e.kind() == op::floor_div ? std::floor(q) : e.kind() == op::ceil_div ? std::ceil(q) : q;
+    }
     default: return nowhere;  // no bound: the caller reports the term
   }
 }

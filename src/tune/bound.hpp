@@ -7,8 +7,9 @@
 // models is non-negative, so a monomial is bounded below by the product of its factors' minima
 // over the loops not yet fixed, and max(a, b), a + b, a / b (b single-loop), ceil and floor pass
 // bounds through. Two forms the compiler-built models use (docs/modeling.md) are bounded too:
-// max(k, a - c) with constants k >= 0 and c (a memory-kind or size indicator) by
-// max(k, lower(a) - c), an "excess" node; and a / b where b spans several loops (the packing
+// max(k, a - b) with a constant k >= 0 and b (constant or bounded above) (a memory-kind or size indicator) by
+// max(k, lower(a) - c), an "excess" node (also a - c alone where a >= c over the whole space,
+// as a tile count less one); and a / b where b spans several loops (the packing
 // factor, a sum over loops) by lower(a) / upper(b), upper(b) the product and sum of its
 // tables' maxima. A resource that is one monomial (DSP = 5 x PEs x SIMD) also couples the free
 // loops: the best factor a free loop can contribute is the best among the chains that still fit
@@ -89,8 +90,10 @@ private:
   };
 
   int relax(const model::expr& e);
-  /// max(0, e.lhs() - e.rhs()) for a loop-free e.rhs().
+  /// A lower bound node of max(0, e.lhs() - e.rhs()), by upper(e.rhs()); -1 without one.
   int excess(const model::expr& e);
+  /// A lower bound of an expression over the whole space (0 where it cannot be relaxed).
+  double lowest(const model::expr& e);
   /// An upper bound of a non-negative expression over the whole space (tables' maxima).
   double upper(const model::expr& e);
   int monomial_of(const model::expr& e, std::size_t loop);
