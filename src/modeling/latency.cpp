@@ -65,10 +65,14 @@ expr first_offset(tile_range r, const expr& n) {
   if (r == tile_range::last) return n - expr(1);
   return 0;
 }
-expr last_offset(tile_range r, const expr& n) {
-  if (r == tile_range::first) return 0;
-  if (r == tile_range::all_but_last) return n - expr(2);
-  return n - expr(1);
+// How many tiles follow a module's last one along the loop: n - 1 less its last offset, kept as
+// this per-loop term so that the tiles after its last one in the phase, a sum of these weighed by
+// the inner tiles, is a sum of non-negative terms the exact search can bound (tune/bound.cpp), not
+// the difference of two products that is identically zero when it runs in every tile.
+expr after_last(tile_range r, const expr& n) {
+  if (r == tile_range::first) return n - expr(1);
+  if (r == tile_range::all_but_last) return 1;
+  return 0;
 }
 
 // One module within one phase it runs in.
@@ -76,26 +80,33 @@ struct in_phase {
   expr prologue, main, epilogue;
 };
 
+// The terms below are written so that the exact search can bound them (tune/bound.cpp): sums
+// of non-negative products, a module's n tiles at the PEs' step as n x pe_tile (one monomial, which
+// the search couples with the DSP budget) rather than (n - 1) x pe_tile + pe_tile.
 in_phase within_phase(const tile_frame& f, const module_timing& m) {
-  expr runs = 1, tiles = 1, first = 0, last = 0;
+  expr runs = 1, tiles = 1, first = 0, after = 0;
+  bool every_tile = true;
   for (size_t j = f.tiles.size(); j-- > 0;) {  // innermost first: offsets weigh by the inner tiles
     if (f.phase[j]) continue;
-    first = first + first_offset(m.ranges[j], f.tiles[j]) * tiles;
-    last = last + last_offset(m.ranges[j], f.tiles[j]) * tiles;
+    if (m.ranges[j] != tile_range::all) {
+      first = first + first_offset(m.ranges[j], f.tiles[j]) * tiles;
+      after = after + after_last(m.ranges[j], f.tiles[j]) * tiles;
+      every_tile = false;
+    }
     runs = runs * tiles_in(m.ranges[j], f.tiles[j]);
     tiles = tiles * f.tiles[j];
   }
-  // A module that runs in no tile of the phase (a range of n - 1 tiles when n = 1) costs nothing.
-  expr present = model::min(expr(1), runs);
   // The PE tiles its own do not overlap: an input's tiles are followed by the PEs' tiles after its
   // last one, an output's preceded by those before its first one.
-  expr lead = 1;
-  if (m.role == model::module_role::input) lead = lead + (tiles - expr(1) - last);
-  if (m.role == model::module_role::output) lead = lead + first;
+  expr steps = m.step.same_as(f.pe_tile) ? runs * f.pe_tile : (runs - expr(1)) * m.step + f.pe_tile;
+  if (!every_tile && m.role == model::module_role::input) steps = steps + f.pe_tile * after;
+  if (!every_tile && m.role == model::module_role::output) steps = steps + f.pe_tile * first;
+  // A module that runs in no tile of the phase (a range of n - 1 tiles when n = 1) costs nothing.
+  auto when_present = [&](const expr& x) { return every_tile ? x : model::min(expr(1), runs) * x; };
   in_phase out;
-  out.main = present * ((runs - expr(1)) * m.step + f.pe_tile * lead + m.wavefront);
-  if (m.role == model::module_role::input) out.prologue = present * m.fill;
-  if (m.role == model::module_role::output) out.epilogue = present * m.drain;
+  out.main = when_present(steps + m.wavefront);
+  if (m.role == model::module_role::input) out.prologue = when_present(m.fill);
+  if (m.role == model::module_role::output) out.epilogue = when_present(m.drain);
   return out;
 }
 
@@ -146,8 +157,17 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
     out[i].role = modules[i].role;
   }
   std::vector<expr> main(modules.size(), expr(0)), prologue = main, epilogue = main;
-  for (const phase_class& c : phase_classes(frame)) {
-    if (c.phases.is_constant(0)) continue;
+  std::vector<phase_class> classes = phase_classes(frame);
+  std::erase_if(classes, [](const phase_class& c) { return c.phases.is_constant(0); });
+  // A module that runs in every phase costs its own times once per phase: phases x own, which the
+  // exact search bounds (the weights of the classes, each 0 somewhere, sum to the phases).
+  expr phases = 1;
+  for (size_t j = 0; j < frame.tiles.size(); ++j)
+    if (frame.phase[j]) phases = phases * frame.tiles[j];
+  std::vector<bool> everywhere(modules.size(), true);
+  for (size_t i = 0; i < modules.size(); ++i)
+    for (const phase_class& c : classes) everywhere[i] = everywhere[i] && runs_in(frame, modules[i], c);
+  for (const phase_class& c : classes) {
     // The phase's own prologue, main and epilogue: the longest of the modules that run in it.
     std::vector<bool> runs;
     std::optional<expr> p, mm, e;
@@ -160,12 +180,18 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
       if (modules[i].role == model::module_role::output) take(e, own[i].epilogue);
     }
     for (size_t i = 0; i < modules.size(); ++i) {
+      if (everywhere[i]) continue;
       main[i] = main[i] + c.phases * (runs[i] ? own[i].main : mm.value_or(expr(0)));
       prologue[i] = prologue[i] + c.phases * (runs[i] ? own[i].prologue : p.value_or(expr(0)));
       epilogue[i] = epilogue[i] + c.phases * (runs[i] ? own[i].epilogue : e.value_or(expr(0)));
     }
   }
   for (size_t i = 0; i < modules.size(); ++i) {
+    if (everywhere[i]) {
+      main[i] = phases * own[i].main;
+      if (!own[i].prologue.is_constant(0)) prologue[i] = phases * own[i].prologue;
+      if (!own[i].epilogue.is_constant(0)) epilogue[i] = phases * own[i].epilogue;
+    }
     out[i].main = model::make_leaf(main[i]);
     if (modules[i].role == model::module_role::input) out[i].prologue = model::make_leaf(prologue[i]);
     if (modules[i].role == model::module_role::output) out[i].epilogue = model::make_leaf(epilogue[i]);

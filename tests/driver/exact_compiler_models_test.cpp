@@ -1,10 +1,7 @@
 // The exact search over sadsl's own models: its lower bounds hold for the terms the compiler-built
 // models use (memory-kind indicators max(0, size - c), transfers over a packing factor that spans
-// several loops), and it finds the optimum a full scan of the space finds.
-//
-// Hidden ([.]) since the models' latency became phase by phase (src/modeling/latency.cpp): the
-// bounds cannot yet relax terms such as "n - 1 - (sum of the same tiles less one)" and the search
-// throws "exact search cannot bound ..."; run with `test_driver "[exact-own]"` once they can.
+// several loops, phase-by-phase latency written as sums of non-negative products), and it finds
+// the optimum a full scan of the space finds.
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -51,7 +48,7 @@ tune::tiling tiling_of(const tune::design_space& space, const std::vector<size_t
 
 }  // namespace
 
-TEST_CASE("exact search: lower bounds hold for compiler-built MM models at random points", "[.][exact-own]") {
+TEST_CASE("exact search: lower bounds hold for compiler-built MM models at random points", "[exact-own]") {
   std::mt19937_64 random(3);
   int checked = 0;
   for (const auto& [name, space] : mm_spaces(1024, tune::builtin_device("u250"))) {
@@ -74,7 +71,7 @@ TEST_CASE("exact search: lower bounds hold for compiler-built MM models at rando
   CHECK(checked > 100);
 }
 
-TEST_CASE("exact search: the optimum of compiler-built MM models equals a full scan's", "[.][exact-own]") {
+TEST_CASE("exact search: the optimum of compiler-built MM models equals a full scan's", "[exact-own]") {
   // 40^3 on a device of 64 usable DSPs: small enough to scan every tiling, tight enough that the
   // resources bind.
   tune::device tiny = tune::builtin_device("u250");
