@@ -1,7 +1,8 @@
 // sadsl's own performance models for MM 1024^3 fp32 on the U250: DSL -> all 18 designs' models
 // ready to evaluate (performance_model, then the evaluator's just-in-time compilation), and the
 // exact search over all 18, against the same search over the models AutoSA wrote when
-// ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)]
+// ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
+// search (0: unlimited)] [--per-design]
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -17,19 +18,30 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
-// Exact search of every space; prints the best design and the total time.
+// Exact search of all spaces together as the tuner runs them (each design only for what beats the
+// designs before it), and with `per_design` of each on its own first (a table: optimum, proven or
+// not, evaluations, seconds); `budget` seconds per search (0: unlimited).
 void search_all(const char* what, const std::vector<sadsl::tune::design_space>& spaces, const std::vector<std::string>& names,
-                unsigned threads) {
+                unsigned threads, double budget, bool per_design) {
   sadsl::tune::search_options o;
-  o.seconds = 0;
+  o.seconds = budget;
   o.threads = threads;
+  if (per_design) std::printf("\nexact search per design, %s:\n\n| design | optimum (cycles) | proven | evaluations | seconds |\n|---|---|---|---|---|\n",
+              what);
+  for (size_t d = 0; per_design && d < spaces.size(); ++d) {
+    sadsl::tune::search_result r = sadsl::tune::make_search("exact")->run(spaces[d], o);
+    std::printf("| %s | %.0f | %s | %llu | %.2f |\n", names[d].c_str(), r.found ? r.metrics.latency : 0.0,
+                r.complete ? "yes" : "no", static_cast<unsigned long long>(r.evaluations), r.seconds);
+    std::fflush(stdout);
+  }
   auto t = clock_type::now();
   sadsl::tune::multi_result r = sadsl::tune::tune_designs(spaces, "exact", o);
   double s = seconds_since(t);
   bool proven = true;
   for (const auto& d : r.per_design) proven = proven && (!d.found || d.complete);
-  std::printf("exact search, %s: %.2f s, best %s at %.0f cycles%s\n", what, s, names.at(r.best_index).c_str(),
+  std::printf("\nexact search over all, %s: %.2f s, best %s at %.0f cycles%s\n", what, s, names.at(r.best_index).c_str(),
               r.best().metrics.latency, proven ? " (every design proven)" : "");
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -37,6 +49,8 @@ void search_all(const char* what, const std::vector<sadsl::tune::design_space>& 
 int main(int argc, char** argv) {
   using namespace sadsl;
   unsigned threads = argc > 1 ? static_cast<unsigned>(std::stoi(argv[1])) : 2;
+  double budget = argc > 2 ? std::stod(argv[2]) : 0;
+  bool per_design = argc > 3 && std::string(argv[3]) == "--per-design";
   auto t0 = clock_type::now();
   kernel mm = catalog::mm();
   std::map<param_id, int64_t> sizes;
@@ -60,7 +74,7 @@ int main(int argc, char** argv) {
   double jit_s = seconds_since(t2);
   std::printf("DSL -> %zu designs %.3f s -> models %.3f s -> ready to evaluate (%s) %.3f s: %.3f s in all (target 1 s)\n",
               ds.size(), designs_s, models_s, compiled ? "compiled" : "interpreted", jit_s, seconds_since(t0));
-  search_all("sadsl's models", spaces, names, threads);
+  search_all("sadsl's models", spaces, names, threads, budget, per_design);
 
   std::filesystem::path descriptors = SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";
   if (!std::filesystem::is_directory(descriptors)) {
@@ -75,6 +89,6 @@ int main(int argc, char** argv) {
       theirs.emplace_back(std::make_shared<const model::evaluator>(std::move(*m)), sizes, tune::builtin_device("u250"));
       their_names.push_back(d.name());
     }
-  search_all("AutoSA's models", theirs, their_names, threads);
+  search_all("AutoSA's models", theirs, their_names, threads, budget, per_design);
   return 0;
 }

@@ -96,7 +96,7 @@ std::string compile_result::report() const {
     auto c = tune::tuned_configuration(spaces[s], found, goal, work);
     out += fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} | {} |\n", name, c.value("latency", 0.0),
                        c.value("throughput", 0.0), c.value("dsp", 0.0), c.value("bram18k", 0.0), c.value("uram", 0.0),
-                       c.value("offchip_bytes", 0.0) / 1e6, c.value("proven_optimal", false) ? "yes" : "no");
+                       c.value("offchip_bytes", 0.0) / 1e6, found.cut_off ? "cut off" : c.value("proven_optimal", false) ? "yes" : "no");
   }
   return out;
 }

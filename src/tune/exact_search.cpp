@@ -47,8 +47,10 @@ std::vector<std::size_t> search_order(const design_space& space, std::size_t fir
 
 class branch_and_bound {
 public:
-  branch_and_bound(const design_space& space, const bound_model& bounds, tracker& track, unsigned threads)
-      : space_(space), bounds_(bounds), track_(track), threads_(threads), loops_(space.loops().size()) {
+  /// Prunes what cannot cost less than the incumbent or `cutoff`.
+  branch_and_bound(const design_space& space, const bound_model& bounds, tracker& track, unsigned threads,
+                   double cutoff = std::numeric_limits<double>::infinity())
+      : space_(space), bounds_(bounds), track_(track), threads_(threads), loops_(space.loops().size()), cutoff_(cutoff) {
     std::size_t last = bounds_.order()[loops_ - 1];
     for (int m : bounds_.direct_monomials()) {
       int f = bounds_.node(m).factors[last];
@@ -127,7 +129,7 @@ private:
     return stopped_.load(std::memory_order_relaxed);
   }
 
-  double incumbent() const { return track_.best_cost() * (1 + slack); }
+  double incumbent() const { return std::min(track_.best_cost(), cutoff_) * (1 + slack); }
 
   std::vector<std::pair<double, std::uint32_t>> rank_roots() {
     std::size_t first = bounds_.order()[0];
@@ -307,6 +309,7 @@ private:
   tracker& track_;
   unsigned threads_;
   std::size_t loops_;
+  double cutoff_;
   const std::vector<std::vector<std::uint32_t>>* candidates_ = nullptr;
   std::atomic<std::size_t> next_root_{0};
   std::atomic<bool> stopped_{false};
@@ -347,19 +350,23 @@ public:
     }
     if (track.exhausted()) return track.finish(false);
     bound_model bounds(space, goal, search_order(space, 0));
+    // The first incumbent, from the tilings without padding, ignores the cutoff: every design
+    // reports a point.
     branch_and_bound search(space, bounds, track, threads);
     if (!search.run(candidates(space, bounds, true))) return track.finish(false);
     // With an incumbent known, pick the loop to branch on first by how many nodes it leaves.
     std::vector<std::vector<std::uint32_t>> all = candidates(space, bounds, false);
     std::unique_ptr<bound_model> best_bounds;
-    double best_nodes = branch_and_bound(space, bounds, track, threads).estimated_work(all);
+    double best_nodes = branch_and_bound(space, bounds, track, threads, options.cutoff).estimated_work(all);
     for (std::size_t first = 1; first < space.loops().size() && space.loops().size() > 2; ++first) {
       auto other = std::make_unique<bound_model>(space, goal, search_order(space, first));
-      double nodes = branch_and_bound(space, *other, track, threads).estimated_work(all);
+      double nodes = branch_and_bound(space, *other, track, threads, options.cutoff).estimated_work(all);
       if (nodes < best_nodes) best_nodes = nodes, best_bounds = std::move(other);
     }
     const bound_model& chosen = best_bounds ? *best_bounds : bounds;
-    return track.finish(branch_and_bound(space, chosen, track, threads).run(all));
+    search_result r = track.finish(branch_and_bound(space, chosen, track, threads, options.cutoff).run(all));
+    r.cut_off = r.complete && !(r.found && r.cost < options.cutoff);
+    return r;
   }
 };
 

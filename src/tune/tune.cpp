@@ -24,6 +24,10 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
       share.seconds = std::max(1e-3, (options.seconds - used) / static_cast<double>(left));
     }
     if (options.max_evaluations) share.max_evaluations = std::max<std::uint64_t>(1, options.max_evaluations / spaces.size());
+    // A design need only be searched for points that beat the designs before it.
+    if (options.settings.cutoff_across_designs)
+      for (const search_result& r : result.per_design)
+        if (r.found) share.cutoff = std::min(share.cutoff, r.cost);
     try {
       result.per_design.push_back(search->run(spaces[d], share));
       ++fitting;
@@ -123,7 +127,8 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   j["seconds"] = r.seconds;
   j["evaluations"] = r.evaluations;
   j["complete"] = r.complete;
-  j["proven_optimal"] = r.method == "exact" && r.complete && r.found;
+  j["proven_optimal"] = r.method == "exact" && r.complete && r.found && !r.cut_off;
+  if (r.cut_off) j["cut_off"] = true;  // no point beats the best of the designs searched before
   return j;
 }
 

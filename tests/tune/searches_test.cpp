@@ -4,6 +4,7 @@
 #include <atomic>
 #include <limits>
 
+#include "sadsl/tune/tune.hpp"
 #include "support.hpp"
 
 namespace sadsl::tune::testing {
@@ -96,6 +97,44 @@ TEST_CASE("the divisor-only space has Odyssey's divisor-only optimum", "[tune][e
   search_result r = make_search("exact")->run(mm_space("kernel3_2", 1024, divisors_only), o);
   CHECK(r.complete);
   CHECK(r.cost == 1052673.0);
+}
+
+TEST_CASE("an exact search with a cutoff proves its design cannot beat it", "[tune][exact]") {
+  design_space space = mm_space("kernel3_2");  // optimum 637832.25, 1052673 over divisor tiles only
+  search_options o;
+  o.seconds = 0;
+  o.cutoff = 637832.0;
+  search_result cut = make_search("exact")->run(space, o);
+  CHECK(cut.complete);
+  CHECK(cut.cut_off);
+  REQUIRE(cut.found);  // the best point met on the way: at worst the first incumbent (no padding)
+  CHECK(cut.cost >= 637832.25);
+  CHECK(cut.cost <= 1052673.0);
+  o.cutoff = 700000.0;
+  search_result proven = make_search("exact")->run(space, o);
+  CHECK(proven.complete);
+  CHECK_FALSE(proven.cut_off);
+  CHECK(proven.cost == 637832.25);
+}
+
+TEST_CASE("exact tune_designs searches each design only for what beats the designs before it", "[tune][exact]") {
+  std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2"), mm_space("kernel1_0")};
+  search_options o;
+  o.seconds = 0;
+  multi_result r = tune_designs(spaces, "exact", o);
+  REQUIRE(r.found());
+  CHECK(r.best_index == 1);
+  CHECK(r.best().cost == 637832.25);
+  CHECK_FALSE(r.per_design[1].cut_off);
+  CHECK(r.per_design[0].cost == 797115.25);  // the first design has no cutoff: its own optimum
+  CHECK_FALSE(r.per_design[0].cut_off);
+  CHECK(r.per_design[2].cut_off);            // 2269248 at best: cannot beat 637832.25
+  CHECK(r.per_design[2].complete);
+  o.settings.cutoff_across_designs = false;
+  multi_result own = tune_designs(spaces, "exact", o);
+  CHECK(own.best().cost == 637832.25);
+  CHECK(own.per_design[2].cost == 2269248.0);  // every design's own optimum
+  CHECK_FALSE(own.per_design[2].cut_off);
 }
 
 }  // namespace sadsl::tune::testing

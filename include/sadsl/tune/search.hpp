@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct search_settings {
   std::size_t mp_starts = 4;       ///< mp: Ipopt starts per objective
   double mp_time_share = 0.2;      ///< genetic-mp: at most this share of the time goes to MP
   bool local_search = true;        ///< genetic-mp: polish each new best by pair-exchange local search
+  /// tune_designs with exact: search each design only for points that beat the designs before it
+  /// (search_options::cutoff); false proves every design's own optimum, for a full comparison.
+  bool cutoff_across_designs = true;
 };
 
 struct search_options {
@@ -52,6 +56,9 @@ struct search_options {
   std::uint64_t seed = 1;
   unsigned threads = 1;               ///< exact: worker threads (0: all hardware threads)
   const std::atomic<bool>* stop = nullptr;  ///< when it becomes true the search returns its best so far
+  /// exact: only points that cost less than this are sought (tune_designs passes the best cost of
+  /// the designs before); a design with none of them comes back complete and `cut_off`.
+  double cutoff = std::numeric_limits<double>::infinity();
   std::function<void(const search_progress&)> on_progress;
   double progress_seconds = 1;
   search_settings settings;
@@ -69,6 +76,9 @@ struct search_result {
   std::uint64_t evaluations = 0;
   double seconds = 0;
   bool complete = false;         ///< the method finished on its own (exact: optimality is proven)
+  /// exact, complete, with a cutoff: no point of the design costs less than the cutoff, so `best`
+  /// (the best point met on the way, at worst the best tiling without padding) is not proven optimal.
+  bool cut_off = false;
   std::vector<trace_point> trace;
 };
 
