@@ -90,7 +90,7 @@ std::string compile_result::report() const {
     const tune::search_result& found = tuning->per_design[s];
     std::string name = designs.at(space_design[s]).name() + (s == tuning->best_index ? " (best)" : "");
     if (!found.found) {
-      out += fmt::format("| {} | no feasible point | | | | | | |\n", name);
+      out += fmt::format("| {} | {} | | | | | | |\n", name, found.cut_off ? "no feasible point below the best" : "no feasible point");
       continue;
     }
     auto c = tune::tuned_configuration(spaces[s], found, goal, work);

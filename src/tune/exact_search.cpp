@@ -365,7 +365,7 @@ public:
     }
     const bound_model& chosen = best_bounds ? *best_bounds : bounds;
     search_result r = track.finish(branch_and_bound(space, chosen, track, threads, options.cutoff).run(all));
-    r.cut_off = r.complete && !(r.found && r.cost < options.cutoff);
+    r.cut_off = r.complete && std::isfinite(options.cutoff) && !(r.found && r.cost < options.cutoff);
     return r;
   }
 };

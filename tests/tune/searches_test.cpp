@@ -115,6 +115,8 @@ TEST_CASE("an exact search with a cutoff proves its design cannot beat it", "[tu
   CHECK(proven.complete);
   CHECK_FALSE(proven.cut_off);
   CHECK(proven.cost == 637832.25);
+  o.cutoff = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(make_search("exact")->run(space, o).cut_off);
 }
 
 TEST_CASE("exact tune_designs searches each design only for what beats the designs before it", "[tune][exact]") {
