@@ -52,3 +52,7 @@ TEST_CASE("generated/mm is what examples/mm writes") {
   check_example("mm", " " SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm --no-csim");
 }
 TEST_CASE("generated/mm_passes is what examples/mm_passes writes") { check_example("mm_passes"); }
+// The kernel examples (example_flow.hpp) tune with sadsl's own models and the exact search to
+// completion: no ../shared needed, and the output does not depend on time.
+TEST_CASE("generated/gemv is what examples/gemv writes") { check_example("gemv"); }
+TEST_CASE("generated/fir is what examples/fir writes") { check_example("fir"); }

@@ -1,0 +1,51 @@
+#pragma once
+// What each kernel example (gemv.cpp, fir.cpp, ...) does once it has described its kernel in the
+// DSL: sadsl::compile with sadsl's own compiler-built models (compiler_models(), docs/modeling.md)
+// and the exact search on an Alveo U250, each design checked on a reduced instance by the
+// interpreter and the architecture executor; then it prints the report (every design's tuned
+// numbers), the tuned point and the steps' times, and writes generated/<kernel>/ (or the folder
+// given as first argument): polyhedral.txt, designs.txt, tuned.json, report.md,
+// architecture.txt, architecture.dot and the tuned design's HLS project. Deterministic: the
+// exact search runs to completion. examples/mm.cpp is the fully commented walk-through.
+#include <sadsl/sadsl.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace sadsl_examples {
+
+inline int run_flow(const sadsl::kernel& k, int argc, char** argv) try {
+  using namespace sadsl;
+  compile_options options;
+  options.output = argc > 1 ? argv[1] : "generated/" + k.name();
+  options.models = compiler_models();
+  options.method = "exact";
+  options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
+  options.hls.sim_include = "../../../include/sadsl/sim";  // from generated/<kernel>/<design>/ (make csim)
+  compile_result r = compile(k, options);
+  std::printf("%s: %zu designs, each verified by the interpreter and the architecture executor\n", k.name().c_str(),
+              r.designs.size());
+  if (!r.tuned()) {
+    std::printf("not tuned: %s\n", r.not_tuned.c_str());
+    return 0;
+  }
+  std::printf("\n%s", r.report().c_str());
+  auto best = r.tuned_configuration();
+  std::printf("\nbest: %s, %.0f cycles, %.1f %s, %.0f DSP\npoint:", best.value("design", "").c_str(),
+              best.value("latency", 0.0), best.value("throughput", 0.0), best.value("throughput_unit", "").c_str(),
+              best.value("dsp", 0.0));
+  for (const auto& [name, value] : best["params"].items()) std::printf(" %s=%s", name.c_str(), value.dump().c_str());
+  std::printf("\narchitecture: %lld PEs, %zu FIFOs\n", static_cast<long long>(r.tuned_architecture->pe_count()),
+              r.tuned_architecture->fifos.size());
+  for (const auto& s : r.steps) std::printf("  %-12s %8.3f s\n", s.name.c_str(), s.seconds);
+  std::printf("wrote %s\n", options.output.c_str());
+  return 0;
+} catch (const sadsl::error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
+} catch (const sadsl::internal_error& e) {
+  std::fprintf(stderr, "internal error (a bug in sadsl, please report it): %s\n", e.what());
+  return 70;
+}
+
+}  // namespace sadsl_examples
