@@ -10,12 +10,15 @@
 #include <sadsl/sadsl.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 namespace sadsl_examples {
 
-inline int run_flow(const sadsl::kernel& k, int argc, char** argv) try {
+// `describe` builds the kernel (a DSL error there is reported like any other).
+inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>& describe) try {
   using namespace sadsl;
+  kernel k = describe();
   compile_options options;
   options.output = argc > 1 ? argv[1] : "generated/" + k.name();
   options.models = compiler_models();

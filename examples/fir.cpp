@@ -4,13 +4,15 @@
 #include "example_flow.hpp"
 
 int main(int argc, char** argv) {
-  using namespace sadsl;
-  kernel fir("fir");
-  param N = fir.param("N", 1024), T = fir.param("T", 16);
-  auto x = fir.input<float>("x", {N + T - 1});
-  auto h = fir.input<float>("h", {T});
-  auto y = fir.output<float>("y", {N});
-  loop i(N), t(T);
-  y(i) += x(i + t) * h(t);
-  return sadsl_examples::run_flow(fir, argc, argv);
+  return sadsl_examples::run_flow(argc, argv, [] {
+    using namespace sadsl;
+    kernel fir("fir");
+    param N = fir.param("N", 1024), T = fir.param("T", 16);
+    auto x = fir.input<float>("x", {N + T - 1});
+    auto h = fir.input<float>("h", {T});
+    auto y = fir.output<float>("y", {N});
+    loop i(N), t(T);
+    y(i) += x(i + t) * h(t);
+    return fir;
+  });
 }

@@ -4,13 +4,15 @@
 #include "example_flow.hpp"
 
 int main(int argc, char** argv) {
-  using namespace sadsl;
-  kernel gemv("gemv");
-  param I = gemv.param("I", 1024), J = gemv.param("J", 1024);
-  auto A = gemv.input<float>("A", {I, J});
-  auto x = gemv.input<float>("x", {J});
-  auto y = gemv.output<float>("y", {I});
-  loop i(I), j(J);
-  y(i) += A(i, j) * x(j);  // j only on the right: a reduction
-  return sadsl_examples::run_flow(gemv, argc, argv);
+  return sadsl_examples::run_flow(argc, argv, [] {
+    using namespace sadsl;
+    kernel gemv("gemv");
+    param I = gemv.param("I", 1024), J = gemv.param("J", 1024);
+    auto A = gemv.input<float>("A", {I, J});
+    auto x = gemv.input<float>("x", {J});
+    auto y = gemv.output<float>("y", {I});
+    loop i(I), j(J);
+    y(i) += A(i, j) * x(j);  // j only on the right: a reduction
+    return gemv;
+  });
 }
