@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <deque>
-#include <functional>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "exec_network.hpp"
+#include "sadsl/comm/part_cycles.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/poly/evaluate.hpp"
 
@@ -88,38 +88,6 @@ private:
   std::vector<dram_array> arrays_;
 };
 
-// The tiles of one phase, in the host's order: the user nodes of the tile loops.
-std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, const exec::compiled_part& tile_loops,
-                                              const std::vector<int64_t>& phase) {
-  std::vector<std::vector<int64_t>> tile_list;
-  std::vector<int64_t> slots(static_cast<size_t>(tile_loops.slots), 0);
-  for (size_t j = 0; j < a.phase_loops.size(); ++j) slots[a.phase_loops[j]] = phase[j];
-  std::function<void(const exec::node&)> walk = [&](const exec::node& n) {
-    switch (n.kind) {
-      case exec::node_kind::for_loop:
-        for (slots[static_cast<size_t>(n.slot)] = exec::evaluate(n.init, slots.data()); exec::evaluate(n.cond, slots.data());
-             slots[static_cast<size_t>(n.slot)] += exec::evaluate(n.inc, slots.data()))
-          walk(n.children[0]);
-        break;
-      case exec::node_kind::if_then:
-        if (exec::evaluate(n.cond, slots.data())) walk(n.children[0]);
-        else if (n.children.size() > 1) walk(n.children[1]);
-        break;
-      case exec::node_kind::block:
-        for (const auto& c : n.children) walk(c);
-        break;
-      case exec::node_kind::user: {
-        std::vector<int64_t> t;
-        for (const auto& x : n.args) t.push_back(exec::evaluate(x, slots.data()));
-        tile_list.push_back(std::move(t));
-        break;
-      }
-    }
-  };
-  walk(tile_loops.root);
-  return tile_list;
-}
-
 }  // namespace
 
 namespace exec {
@@ -144,11 +112,10 @@ void run_network(const architecture& a, buffers& data, const timing_options* tim
   for (size_t k = 0; k < a.modules.size(); ++k)
     for (const auto& part : a.modules[k].parts)
       parts[k].push_back(exec::compile_part(part, tiles, a.modules[k].index_dims.size()));
-  exec::compiled_part tile_loops = exec::compile_tiles(a.tiles, tiles);
 
   host h(a, data);
-  for (const auto& phase : a.phases) {
-    std::vector<std::vector<int64_t>> tile_list = phase_tiles(a, tile_loops, phase);
+  for (size_t phase = 0; phase < a.phases.size(); ++phase) {
+    std::vector<std::vector<int64_t>> tile_list = phase_tiles(a, phase);
     std::vector<channel> channels(a.fifos.size());
     for (size_t f = 0; f < a.fifos.size(); ++f) channels[f].spec = &a.fifos[f];
     std::vector<std::unique_ptr<process>> procs;
