@@ -28,6 +28,7 @@ struct tune_options {
       threads = "0", objective, operations, output;
   bool json = false;
   bool integer = false;
+  bool prove_each_design = false;
 };
 
 // A name the library does not know (method, objective) is a mistake in the command line.
@@ -64,6 +65,7 @@ tune::search_options search_options_from(const tune_options& o) {
   options.max_evaluations = parse_whole("tune", "evaluations", o.evaluations, UINT64_MAX);
   options.seed = parse_whole("tune", "seed", o.seed, UINT64_MAX);
   options.threads = static_cast<unsigned>(parse_whole("tune", "threads", o.threads, 1024));
+  options.settings.cutoff_across_designs = !o.prove_each_design;
   options.stop = &stop_requested();
   if (isatty(STDERR_FILENO))
     options.on_progress = [](const tune::search_progress& p) {
@@ -159,6 +161,8 @@ command_runner define_tune(CLI::App& app) {
   add_value(app, "objective", o->objective, "NAME", "latency (default), throughput, offchip or dsp");
   add_value(app, "operations", o->operations, "N",
             "operations of one run at these sizes (e.g. 2*I*J*K for MM): reports the throughput");
+  add_flag(app, "prove-each-design", o->prove_each_design,
+           "exact search of a folder: prove every design's own optimum (default: skip what cannot beat the best so far)");
   add_flag(app, "integer", o->integer, "the operations are integer ones (GOP/s, not GFLOP/s)");
   add_value(app, "output", o->output, "FILE", "write the configuration to FILE (replaced atomically) instead of stdout");
   add_flag(app, "json", o->json, "print JSON (else key value lines)");

@@ -88,6 +88,15 @@ void add_throughput(nlohmann::ordered_json& j, const std::optional<workload>& wo
   j["throughput_unit"] = work->floating_point ? "GFLOP/s" : "GOP/s";
 }
 
+// Whether the search covered the whole space and what that proves. A design cut off (exact search
+// across designs) has no point below the best of the designs searched before it: its point is the
+// best it found, not its optimum.
+void add_proof(nlohmann::ordered_json& j, const search_result& r) {
+  j["complete"] = r.complete;
+  j["proven_optimal"] = r.method == "exact" && r.complete && r.found && !r.cut_off;
+  if (r.cut_off) j["cut_off"] = true;
+}
+
 }  // namespace
 
 nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& r, const objective& goal,
@@ -126,9 +135,7 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   j["seed"] = r.seed;
   j["seconds"] = r.seconds;
   j["evaluations"] = r.evaluations;
-  j["complete"] = r.complete;
-  j["proven_optimal"] = r.method == "exact" && r.complete && r.found && !r.cut_off;
-  if (r.cut_off) j["cut_off"] = true;  // no point beats the best of the designs searched before
+  add_proof(j, r);
   return j;
 }
 
@@ -146,6 +153,7 @@ nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces,
     row["point"] = r.found ? spaces[d].describe(r.best) : "";
     row["evaluations"] = r.evaluations;
     row["seconds"] = r.seconds;
+    add_proof(row, r);
     rows.push_back(row);
   }
   return rows;

@@ -121,6 +121,45 @@ TEST_CASE("sadsl tune compares every design of a folder", "[tune][cli]") {
   }
 }
 
+// The exact search over a folder cuts off the designs that cannot beat the best so far; every
+// row says so, and --prove-each-design proves each design's own optimum instead.
+TEST_CASE("sadsl tune --method exact over a folder says which designs were cut off", "[tune][cli]") {
+  std::string folder = "--descriptors " + (odyssey_dir() / "descriptors" / "gemm").string() +
+                       " --size i=256,j=256,k=256 --method exact --seconds 0 --threads 1 --json";
+  auto cut = sadsl_tune(folder);
+  auto each = sadsl_tune(folder + " --prove-each-design");
+  REQUIRE(cut.status == 0);
+  REQUIRE(each.status == 0);
+  auto with_cutoff = nlohmann::json::parse(cut.out);
+  auto proved = nlohmann::json::parse(each.out);
+  double best = with_cutoff["latency"];
+  CHECK(proved["latency"].get<double>() == best);
+  CHECK(with_cutoff["proven_optimal"] == true);
+  REQUIRE(with_cutoff["designs"].size() == 18);
+  REQUIRE(proved["designs"].size() == 18);
+  int cut_off = 0;
+  for (std::size_t d = 0; d < 18; ++d) {
+    const auto& row = with_cutoff["designs"][d];
+    const auto& own = proved["designs"][d];
+    CHECK(row["complete"] == true);
+    CHECK(own["complete"] == true);
+    CHECK_FALSE(own.contains("cut_off"));
+    CHECK(own["proven_optimal"] == own["feasible"]);
+    if (row.contains("cut_off")) {
+      ++cut_off;
+      CHECK(row["cut_off"] == true);
+      CHECK(row["proven_optimal"] == false);
+      // Its own optimum is no better than the best, and what it reports is no better than that.
+      if (own["feasible"] == true) CHECK(own["latency"].get<double>() >= best);
+      if (row["feasible"] == true) CHECK(row["latency"].get<double>() >= own["latency"].get<double>());
+    } else {
+      CHECK(row["proven_optimal"] == row["feasible"]);
+      CHECK(row["latency"] == own["latency"]);
+    }
+  }
+  CHECK(cut_off > 0);
+}
+
 TEST_CASE("sadsl tune error messages", "[tune][cli]") {
   std::string sizes = "--size i=64,j=64,k=64 ";
   auto check = [](const sadsl::testing::cli_result& r, int status, const std::string& message) {
