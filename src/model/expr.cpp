@@ -38,14 +38,6 @@ expr::node::~node() {
   }
 }
 
-namespace {
-
-std::size_t combine(std::size_t seed, std::size_t value) {
-  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-}
-
-bool is_whole(double v) { return std::isfinite(v) && v == std::floor(v); }
-
 // The same arithmetic is used for constant folding and for interpretation, so folding a constant
 // never changes a result.
 double apply(op kind, double a, double b) {
@@ -65,6 +57,14 @@ double apply(op kind, double a, double b) {
   }
   SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node");
 }
+
+namespace {
+
+std::size_t combine(std::size_t seed, std::size_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+bool is_whole(double v) { return std::isfinite(v) && v == std::floor(v); }
 
 bool integral_result(op kind, bool a_integral, bool b_integral) {
   switch (kind) {

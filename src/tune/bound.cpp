@@ -106,8 +106,11 @@ std::vector<std::size_t> bound_model::loops_of(const model::expr& e) {
   };
   if (e.kind() == model::op::constant) return loops;
   if (e.kind() != model::op::parameter) {
+    // relax() asks at every level of an expression: remember each node's answer.
+    if (auto known = expr_loops_.find(e.identity()); known != expr_loops_.end()) return known->second.second;
     merge(loops_of(e.lhs()));
     if (model::is_binary(e.kind())) merge(loops_of(e.rhs()));
+    expr_loops_.emplace(e.identity(), std::pair{e, loops});
     return loops;
   }
   std::size_t p = e.parameter_index();
@@ -138,35 +141,6 @@ int bound_model::constant(double value) {
   n.coefficient = value;
   n.factors.assign(space_.loops().size(), -1);
   return add_node(std::move(n));
-}
-
-// Values of `e` (which depends on `loop` only) for every chain of the loop, inferred parameters
-// computed as the model computes them.
-int bound_model::table_for(const model::expr& e, std::size_t loop) {
-  for (std::size_t t = 0; t < table_exprs_.size(); ++t)
-    if (table_exprs_[t].first == loop && table_exprs_[t].second.same_as(e)) return static_cast<int>(t);
-  const model::design_model& m = space_.model();
-  const tiled_loop& tl = space_.loops()[loop];
-  std::vector<double> params = space_.parameters(space_.smallest());
-  const std::vector<std::int64_t>& chains = space_.loop_chains(loop);
-  std::size_t levels = tl.levels.size();
-  std::vector<double> values(chains.size() / levels);
-  for (std::size_t c = 0; c < values.size(); ++c) {
-    for (std::size_t level = 0; level < levels; ++level) params[tl.levels[level]] = static_cast<double>(chains[c * levels + level]);
-    for (std::size_t p = 0; p < m.params.size(); ++p) {
-      if (!m.params[p].inferred) continue;
-      auto depends = loops_of(model::expr::parameter(p, m.params[p].name));
-      if (depends.empty() || (depends.size() == 1 && depends[0] == loop)) params[p] = model::evaluate(m.params[p].inferred->upper, params);
-    }
-    values[c] = model::evaluate(e, params);
-    if (!(values[c] >= 0) || !std::isfinite(values[c]))
-      throw error("exact search: design \"" + space_.name() + "\": \"" + model::to_string(e) +
-                  "\" is negative or not finite at " + space_.loops()[loop].name + " tiling #" + std::to_string(c));
-  }
-  tables_.push_back(std::move(values));
-  table_min_.push_back(*std::min_element(tables_.back().begin(), tables_.back().end()));
-  table_exprs_.emplace_back(loop, e);
-  return static_cast<int>(tables_.size()) - 1;
 }
 
 int bound_model::monomial_of(const model::expr& e, std::size_t loop) {

@@ -15,6 +15,7 @@
 // loops: the best factor a free loop can contribute is the best among the chains that still fit
 // the resource budget left by the fixed loops (Pareto frontiers of (resource, factor)).
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "sadsl/model/expr.hpp"
@@ -102,6 +103,13 @@ private:
   int multiply(int a, int b);
   int add_node(lb_node n);
   int table_for(const model::expr& e, std::size_t loop);
+  /// A value over every chain of one loop: a constant, or one value per chain.
+  struct column {
+    double scalar = 0;
+    std::vector<double> values;  ///< empty for a constant
+  };
+  const std::vector<column>& param_columns(std::size_t loop);
+  column evaluate_column(const model::expr& e, const std::vector<column>& params, std::size_t chains) const;
   std::vector<std::size_t> loops_of(const model::expr& e);
   void collect_direct(int id, std::vector<int>& out) const;
   void build_couplings();
@@ -116,8 +124,12 @@ private:
   std::vector<std::vector<double>> tables_;
   std::vector<double> table_min_;
   std::vector<std::pair<std::size_t, model::expr>> table_exprs_;
+  std::vector<std::vector<column>> param_columns_;  ///< per loop (empty until asked), memoized
   std::vector<std::vector<std::size_t>> param_loops_;  ///< per model parameter, memoized
   std::vector<bool> param_loops_known_;
+  /// Per expression node, memoized by identity; the entry holds the node, so that a temporary
+  /// expression's address is not reused for another while it is here.
+  std::unordered_map<const void*, std::pair<model::expr, std::vector<std::size_t>>> expr_loops_;
   int objective_root_ = -1;
   std::vector<std::pair<int, double>> resources_;  ///< root, limit
   std::vector<int> direct_;

@@ -82,6 +82,10 @@ expr floor(const expr& a);
 /// The indices of the parameters `e` refers to, ascending, each once.
 std::vector<std::size_t> parameters_of(const expr& e);
 
+/// One operation on operand values (b is ignored by ceil and floor): the arithmetic of
+/// evaluate() and of constant folding.
+double apply(op kind, double a, double b);
+
 /// Evaluates `e` with parameter i bound to params[i] (the reference tree-walking interpreter).
 double evaluate(const expr& e, std::span<const double> params);
 
