@@ -49,7 +49,13 @@ inline std::vector<sadsl::sim::run_result>& sadsl_hls_runs() {
   return runs;
 }
 #define SADSL_DATAFLOW_BEGIN sadsl::sim::dataflow sadsl_region;
-#define SADSL_PROCESS(name, call) sadsl_region.add(name, [&] { call; })
+// One closure per process, named by its line, that lives until the region runs.
+#define SADSL_CONCAT2(a, b) a##b
+#define SADSL_CONCAT(a, b) SADSL_CONCAT2(a, b)
+#define SADSL_PROCESS(name, call)                                  \
+  auto SADSL_CONCAT(sadsl_process_, __LINE__) = [&] { call; };     \
+  sadsl_region.add(name, &sadsl::sim::invoke_process<decltype(SADSL_CONCAT(sadsl_process_, __LINE__))>, \
+                   &SADSL_CONCAT(sadsl_process_, __LINE__))
 #define SADSL_DATAFLOW_END sadsl_hls_runs().push_back(sadsl_region.run(sadsl_hls_mode()));
 #else
 #define SADSL_DATAFLOW_BEGIN
