@@ -9,10 +9,16 @@ fuzz_targets="fuzz_descriptor fuzz_expression fuzz_device fuzz_command_line fuzz
 SADSL_BUILD_DIR=$asan SADSL_TARGETS="sadsl_cli test_dsl test_poly test_cli $fuzz_targets" \
   bash "$root/scripts/build.sh" -DSADSL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSADSL_BUILD_BENCH=OFF -DSADSL_BUILD_FUZZ=ON
 (cd "$asan" && ctest --output-on-failure --parallel "$(nproc)" --timeout 900 --tests-regex '^(dsl|poly|fuzz):')
-# The tune tests mostly wait for their time budgets: both halves at once.
-(cd "$asan" && ./tests/test_cli '[tune]') & tune_tests=$!
 status=0
-(cd "$asan" && ./tests/test_cli '~[tune]') || status=1
-wait "$tune_tests" || status=1
+# The command-line tests read the peer tools' reference data; ctest reports a test without it as
+# skipped, a direct run as failed: a checkout without ../shared skips them here.
+if [ -d "$root/../shared/reference" ]; then
+  # The tune tests mostly wait for their time budgets: both halves at once.
+  (cd "$asan" && ./tests/test_cli '[tune]') & tune_tests=$!
+  (cd "$asan" && ./tests/test_cli '~[tune]') || status=1
+  wait "$tune_tests" || status=1
+else
+  echo "sanitizer stage: the command-line tests skipped (they need $root/../shared/reference)"
+fi
 bash "$root/scripts/fuzz.sh" "$asan" || status=1
 exit "$status"
