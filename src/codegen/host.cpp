@@ -208,20 +208,35 @@ private:
     }
   }
 
+  // One top call per phase; several phases are a table of their tile coordinates and a loop.
   void write_phases() {
-    for (const auto& phase : a_.phases) {
-      std::vector<std::string> args;
-      for (const auto& l : a_.layouts) args.push_back(device_array(l.tensor.name()) + ".data()");
-      for (int64_t v : phase) args.push_back(std::to_string(v));
-      out_.line(fmt::format("{}({});", n_.top, fmt::join(args, ", ")));
-      out_.line("#ifdef SADSL_SIM");
-      out_.open("if (!sadsl_hls_runs().back().ok())");
-      out_.line("std::printf(\"%s\\n\", sadsl_hls_runs().back().message.c_str());");
-      out_.line("std::printf(\"FAILED: simulation stopped\\n\");");
-      out_.line("return 1;");
-      out_.close();
-      out_.line("#endif");
+    std::vector<std::string> args;
+    for (const auto& l : a_.layouts) args.push_back(device_array(l.tensor.name()) + ".data()");
+    const bool table = a_.phases.size() > 1;
+    if (table) {
+      out_.line(fmt::format("static const int phases[{}][{}] = {{", a_.phases.size(), a_.phases[0].size()));
+      constexpr size_t per_line = 8;
+      for (size_t first = 0; first < a_.phases.size(); first += per_line) {
+        std::vector<std::string> rows;
+        for (size_t p = first; p < std::min(a_.phases.size(), first + per_line); ++p)
+          rows.push_back(fmt::format("{{{}}}", fmt::join(a_.phases[p], ", ")));
+        out_.line(fmt::format("    {}{}", fmt::join(rows, ", "), first + per_line < a_.phases.size() ? "," : ""));
+      }
+      out_.line("};");
+      out_.open(fmt::format("for (int p = 0; p < {}; ++p)", a_.phases.size()));
+      for (size_t i = 0; i < a_.phases[0].size(); ++i) args.push_back(fmt::format("phases[p][{}]", i));
+    } else {
+      for (int64_t v : a_.phases.at(0)) args.push_back(std::to_string(v));
     }
+    out_.line(fmt::format("{}({});", n_.top, fmt::join(args, ", ")));
+    out_.line("#ifdef SADSL_SIM");
+    out_.open("if (!sadsl_hls_runs().back().ok())");
+    out_.line("std::printf(\"%s\\n\", sadsl_hls_runs().back().message.c_str());");
+    out_.line("std::printf(\"FAILED: simulation stopped\\n\");");
+    out_.line("return 1;");
+    out_.close();
+    out_.line("#endif");
+    if (table) out_.close();
   }
 
   void write_outputs() {

@@ -97,6 +97,33 @@ TEST_CASE("hls project: written atomically, and `make csim` passes in both modes
   CHECK(out.rfind("PASSED\n") != out.find("PASSED\n"));  // both modes
 }
 
+TEST_CASE("hls project: a design with several phases runs them from a table, and `make csim` passes") {
+  kernel k = catalog::lu_uniform();
+  k.get_param("N").set(6);
+  design d = designs(k).front();
+  architecture a = build_architecture(d, {tiling(d, tiling_shape::tiny), {}});
+  REQUIRE(a.phases.size() > 1);
+  // The table, eight phases per line.
+  std::string rows;
+  for (size_t p = 0; p < a.phases.size(); ++p) {
+    std::string row;
+    for (int64_t v : a.phases[p]) row += (row.empty() ? "" : ", ") + std::to_string(v);
+    rows += (p == 0 ? "" : p % 8 == 0 ? ",\n      " : ", ") + ("{" + row + "}");
+  }
+  std::filesystem::path dir = std::filesystem::path(SADSL_BINARY_DIR) / "codegen_project" / "lu_phases";
+  std::filesystem::remove_all(dir);
+  write_hls_project(a, dir);
+  std::string host = read_file(dir / "host.cpp");
+  CHECK(host.find("static const int phases[" + std::to_string(a.phases.size()) + "][" +
+                  std::to_string(a.phases[0].size()) + "] = {\n      " + rows + "\n  };") != std::string::npos);
+  CHECK(host.find("for (int p = 0; p < " + std::to_string(a.phases.size()) + "; ++p) {") != std::string::npos);
+  auto [rc, out] = run_command("make -s -C " + dir.string() + " csim CXX=" SADSL_CXX);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("PASSED\n") != std::string::npos);
+  CHECK(out.rfind("PASSED\n") != out.find("PASSED\n"));  // both modes
+}
+
 TEST_CASE("hls project: a PE whose output is wired back to its input deadlocks in concurrent mode and reads an empty FIFO in sequential mode") {
   kernel k = small_mm();
   design d = design_named(k, "[i,j] <[i,j],k>");
