@@ -119,7 +119,7 @@ TEST_CASE("30,000 nested parentheses in a bound are refused", "[robustness]") {
                                repeated("ceil(", 20) + "...\": parentheses nested deeper than 200 at column 1005");
 }
 
-TEST_CASE("a 300,000-term sum and 300,000 unary minuses are evaluated, printed and emitted", "[robustness]") {
+TEST_CASE("a 300,000-term sum and 300,000 unary minuses are evaluated, printed and emitted", "[robustness][large]") {
   const std::string pes = "((i_t1/i_t2)*(j_t1/j_t2))";
   for (const std::string& num : {pes + repeated("+0*i_t1", 300000), repeated("-", 300000) + pes}) {
     json d = testing::descriptor_json();
@@ -141,7 +141,7 @@ TEST_CASE("a 300,000-term sum and 300,000 unary minuses are evaluated, printed a
   CHECK(to_string(chain).size() == 4000001);
 }
 
-TEST_CASE("600,000 sibling loops are imported and evaluated", "[robustness]") {
+TEST_CASE("600,000 sibling loops are imported and evaluated", "[robustness][large]") {
   json d = testing::descriptor_json();
   json& body = d["latency"]["A_IO_L3_in"];
   json loops = json::array();
@@ -173,7 +173,7 @@ TEST_CASE("a directory or a device given as a file", "[robustness]") {
   CHECK(zero.err == "cannot read descriptor /dev/zero: larger than 256 MiB\n");
 }
 
-TEST_CASE("sadsl tune on a model with a 300,000-term sum", "[robustness]") {
+TEST_CASE("sadsl tune on a model with a 300,000-term sum", "[robustness][large]") {
   json d = testing::descriptor_json();
   d["compute"]["PE"]["num"] = "((i_t1/i_t2)*(j_t1/j_t2))" + repeated("+0*i_t1", 300000);
   scratch_descriptor long_sum(d.dump());
