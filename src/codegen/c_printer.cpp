@@ -92,8 +92,6 @@ std::string c_expr_raw(isl_ast_expr* e) {
   SADSL_INTERNAL_ASSERT(false, "codegen: unexpected isl AST expression");
 }
 
-isl::ast_node child(isl_ast_node* n) { return isl::manage(n); }
-
 }  // namespace
 
 std::string c_expr(const isl::ast_expr& e) { return c_expr_raw(e.get()); }
@@ -103,47 +101,31 @@ std::string id_of(const isl::ast_expr& e) {
   return c_expr_raw(e.get());
 }
 
-std::string iterator_of(const isl::ast_node& for_node) {
-  return id_of(isl::manage(isl_ast_node_for_get_iterator(for_node.get())));
-}
-
-void print_ast(const isl::ast_node& root, const ast_callbacks& cb, c_writer& out) {
-  isl_ast_node* n = root.get();
-  switch (isl_ast_node_get_type(n)) {
-    case isl_ast_node_for: {
-      std::string it = iterator_of(root);
-      std::string init = c_expr(isl::manage(isl_ast_node_for_get_init(n)));
-      std::string cond = c_expr(isl::manage(isl_ast_node_for_get_cond(n)));
-      std::string inc = c_expr(isl::manage(isl_ast_node_for_get_inc(n)));
-      out.open(fmt::format("for (int {} = {}; {}; {} += {})", it, init, cond, it, inc));
-      for (const auto& p : cb.loop_pragmas(root)) out.line(p);
-      print_ast(child(isl_ast_node_for_get_body(n)), cb, out);
+void print_program(const program_node& n, const program_callbacks& cb, c_writer& out) {
+  switch (n.what) {
+    case program_node::kind::loop:
+      out.open(fmt::format("for (int {} = {}; {}; {} += {})", n.iterator, c_expr(*n.init), c_expr(*n.cond), n.iterator,
+                           c_expr(*n.inc)));
+      for (const auto& p : cb.loop_pragmas(n)) out.line(p);
+      print_program(n.body.at(0), cb, out);
       out.close();
       return;
-    }
-    case isl_ast_node_if: {
-      out.open(fmt::format("if ({})", c_expr(isl::manage(isl_ast_node_if_get_cond(n)))));
-      print_ast(child(isl_ast_node_if_get_then_node(n)), cb, out);
-      if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
+    case program_node::kind::guard:
+      out.open(fmt::format("if ({})", c_expr(*n.cond)));
+      print_program(n.body.at(0), cb, out);
+      if (n.body.size() > 1) {
         out.close();
         out.open("else");
-        print_ast(child(isl_ast_node_if_get_else_node(n)), cb, out);
+        print_program(n.body[1], cb, out);
       }
       out.close();
       return;
-    }
-    case isl_ast_node_block: {
-      isl_ast_node_list* list = isl_ast_node_block_get_children(n);
-      int count = isl_ast_node_list_n_ast_node(list);
-      for (int i = 0; i < count; ++i) print_ast(child(isl_ast_node_list_get_at(list, i)), cb, out);
-      isl_ast_node_list_free(list);
+    case program_node::kind::sequence:
+      for (const auto& c : n.body) print_program(c, cb, out);
       return;
-    }
-    case isl_ast_node_mark: print_ast(child(isl_ast_node_mark_get_node(n)), cb, out); return;
-    case isl_ast_node_user: cb.user(root, out); return;
-    default: break;
+    case program_node::kind::call: cb.call(n, out); return;
   }
-  SADSL_INTERNAL_ASSERT(false, "codegen: unexpected isl AST node");
+  SADSL_INTERNAL_ASSERT(false, "codegen: unexpected program node");
 }
 
 }  // namespace sadsl::codegen_detail

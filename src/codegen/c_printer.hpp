@@ -8,6 +8,8 @@
 
 #include <isl/cpp.h>
 
+#include "sadsl/comm/program_tree.hpp"
+
 namespace sadsl::codegen_detail {
 
 /// Lines of C with the current indentation.
@@ -31,17 +33,14 @@ std::string c_expr(const isl::ast_expr& e);
 /// The name of the identifier an expression is, or "" when it is not a bare identifier.
 std::string id_of(const isl::ast_expr& e);
 
-struct ast_callbacks {
-  /// Writes the statements of a user node.
-  std::function<void(const isl::ast_node& user, c_writer& out)> user;
+struct program_callbacks {
+  /// Writes the statements of a call.
+  std::function<void(const program_node& call, c_writer& out)> call;
   /// Pragma lines to put at the top of a loop's body (may be empty).
-  std::function<std::vector<std::string>(const isl::ast_node& for_node)> loop_pragmas;
+  std::function<std::vector<std::string>(const program_node& loop)> loop_pragmas;
 };
 
-/// Writes the AST rooted at `root` as C statements.
-void print_ast(const isl::ast_node& root, const ast_callbacks& callbacks, c_writer& out);
-
-/// The iterator name of a for node.
-std::string iterator_of(const isl::ast_node& for_node);
+/// Writes the program rooted at `n` as C statements.
+void print_program(const program_node& n, const program_callbacks& callbacks, c_writer& out);
 
 }  // namespace sadsl::codegen_detail

@@ -112,16 +112,16 @@ private:
     isl_ast_build* build = isl_ast_build_from_context(values.release());
     isl::ast_node root = isl::manage(isl_ast_build_node_from_schedule(build, original_.schedule().copy()));
     isl_ast_build_free(build);
-    ast_callbacks cb;
-    cb.loop_pragmas = [](const isl::ast_node&) { return std::vector<std::string>{}; };
-    cb.user = [](const isl::ast_node& user, c_writer& w) {
-      isl::ast_expr call = isl::manage(isl_ast_node_user_get_expr(user.get()));
+    program_callbacks cb;
+    cb.loop_pragmas = [](const program_node&) { return std::vector<std::string>{}; };
+    cb.call = [](const program_node& n, c_writer& w) {
+      const isl::ast_expr& call = *n.call;
       int args = isl_ast_expr_op_get_n_arg(call.get());
       std::vector<std::string> xs;
       for (int i = 1; i < args; ++i) xs.push_back(c_expr(isl::manage(isl_ast_expr_op_get_arg(call.get(), i))));
       w.line(fmt::format("{}({});", c_expr(isl::manage(isl_ast_expr_op_get_arg(call.get(), 0))), fmt::join(xs, ", ")));
     };
-    print_ast(root, cb, out_);
+    print_program(program_from_isl(root), cb, out_);
     out_.close();
     out_.blank();
   }

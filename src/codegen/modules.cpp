@@ -1,5 +1,5 @@
 // Module kinds as HLS functions: a static function per part (its loop nest printed from the part's
-// isl AST, each user node's operations as C), and the module function that runs the parts tile
+// program, each call's operations as C), and the module function that runs the parts tile
 // by tile over the kernel's tile loops, with ping-pong copies of double-buffered buffers.
 #include <map>
 
@@ -111,15 +111,15 @@ private:
       out.line(fmt::format("{} {}_w[{}] = {{0}};", t, r, info.lanes));
       out.line(fmt::format("#pragma HLS ARRAY_PARTITION variable={}_w complete", r));
     }
-    ast_callbacks cb;
-    cb.user = [&](const isl::ast_node& user, c_writer& w) {
-      int b = block_index(user);
+    program_callbacks cb;
+    cb.call = [&](const program_node& call, c_writer& w) {
+      int b = call.block;
       if (b < 0 || static_cast<size_t>(b) >= part.blocks.size()) return;
       const op_block& block = part.blocks[static_cast<size_t>(b)];
       w.line("// " + block.statement);
       for (const auto& op : block.ops) write_op(block, op, w);
     };
-    cb.loop_pragmas = [&](const isl::ast_node& f) -> std::vector<std::string> {
+    cb.loop_pragmas = [&](const program_node& f) -> std::vector<std::string> {
       switch (classify_loop(part, f)) {  // the timed simulation charges cycles by the same rule
         case loop_kind::unrolled: return {"#pragma HLS UNROLL"};
         case loop_kind::pipelined: return {"#pragma HLS PIPELINE II=1"};
@@ -127,7 +127,7 @@ private:
       }
       return {};
     };
-    print_ast(part.ast, cb, out);
+    print_program(part.program, cb, out);
     out.close();
     out.blank();
   }
@@ -254,10 +254,10 @@ private:
       out.line("int tile_count = 0;");
       for (size_t j = 0; j < tiles; ++j) out.line(fmt::format("int prev_{} = 0;", j));
     }
-    ast_callbacks cb;
-    cb.loop_pragmas = [](const isl::ast_node&) { return std::vector<std::string>{}; };
-    cb.user = [&](const isl::ast_node& user, c_writer& w) { write_tile(user, w); };
-    print_ast(a_.tiles, cb, out);
+    program_callbacks cb;
+    cb.loop_pragmas = [](const program_node&) { return std::vector<std::string>{}; };
+    cb.call = [&](const program_node& call, c_writer& w) { write_tile(call, w); };
+    print_program(a_.tiles, cb, out);
     if (double_buffered_) {
       out.open("if (tile_count > 0)");
       call_parts(true, "prev_", "(tile_count - 1) % 2", out);
@@ -283,8 +283,8 @@ private:
     }
   }
 
-  void write_tile(const isl::ast_node& user, c_writer& out) const {
-    isl::ast_expr call = isl::manage(isl_ast_node_user_get_expr(user.get()));
+  void write_tile(const program_node& tile, c_writer& out) const {
+    const isl::ast_expr& call = *tile.call;
     int n = isl_ast_expr_op_get_n_arg(call.get());
     out.open("");
     for (int i = 1; i < n; ++i)

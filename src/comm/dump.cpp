@@ -29,12 +29,6 @@ std::string instance_name(const module_kind& k, size_t i) {
   return k.instances[i].empty() ? k.name : fmt::format("{}[{}]", k.name, coords(k.instances[i]));
 }
 
-std::string ast_text(const isl::ast_node& n) {
-  char* c = isl_ast_node_to_C_str(n.get());
-  std::string s = c ? c : "";
-  free(c);
-  return s;
-}
 
 }  // namespace
 
@@ -97,10 +91,10 @@ std::string dump_architecture(const architecture& a) {
 }
 
 std::string dump_programs(const architecture& a) {
-  std::string out = "tile loops of a phase:\n" + ast_text(a.tiles);
+  std::string out = "tile loops of a phase:\n" + program_text(a.tiles);
   for (const auto& k : a.modules)
     for (const auto& p : k.parts)
-      out += fmt::format("{} / {}{}:\n{}", k.name, p.name, p.previous_tile ? " (previous tile)" : "", ast_text(p.ast));
+      out += fmt::format("{} / {}{}:\n{}", k.name, p.name, p.previous_tile ? " (previous tile)" : "", program_text(p.program));
   return out;
 }
 

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "programs.hpp"
 #include "sadsl/error.hpp"
 
 namespace sadsl::exec {
@@ -70,84 +69,44 @@ public:
     return out;
   }
 
-  // part: the module part the AST belongs to (its loops are classified), or null (the tile loops).
-  node translate(isl_ast_node* n, const module_part* part, std::vector<compiled_block>& out_blocks) {
+  // part: the module part the program belongs to (its loops are classified), or null (the tile loops).
+  node translate(const program_node& n, const module_part* part, std::vector<compiled_block>& out_blocks) {
     node out;
-    switch (isl_ast_node_get_type(n)) {
-      case isl_ast_node_for: {
+    switch (n.what) {
+      case program_node::kind::loop:
         out.kind = node_kind::for_loop;
-        isl_ast_expr* it = isl_ast_node_for_get_iterator(n);
-        out.slot = slot_of(id_name(it));
-        isl_ast_expr_free(it);
-        out.init = owned(isl_ast_node_for_get_init(n));
-        out.cond = owned(isl_ast_node_for_get_cond(n));
-        out.inc = owned(isl_ast_node_for_get_inc(n));
-        if (part) out.loop = classify_loop(*part, isl::manage_copy(n));
-        isl_ast_node* body = isl_ast_node_for_get_body(n);
-        out.children.push_back(translate(body, part, out_blocks));
-        isl_ast_node_free(body);
+        out.slot = slot_of(n.iterator);
+        out.init = expr(*n.init);
+        out.cond = expr(*n.cond);
+        out.inc = expr(*n.inc);
+        if (part) out.loop = classify_loop(*part, n);
         break;
-      }
-      case isl_ast_node_if: {
+      case program_node::kind::guard:
         out.kind = node_kind::if_then;
-        out.cond = owned(isl_ast_node_if_get_cond(n));
-        isl_ast_node* then_node = isl_ast_node_if_get_then_node(n);
-        out.children.push_back(translate(then_node, part, out_blocks));
-        isl_ast_node_free(then_node);
-        if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
-          isl_ast_node* else_node = isl_ast_node_if_get_else_node(n);
-          out.children.push_back(translate(else_node, part, out_blocks));
-          isl_ast_node_free(else_node);
-        }
+        out.cond = expr(*n.cond);
         break;
-      }
-      case isl_ast_node_block: {
-        out.kind = node_kind::block;
-        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
-        int count = isl_ast_node_list_n_ast_node(list);
-        for (int i = 0; i < count; ++i) {
-          isl_ast_node* child = isl_ast_node_list_get_at(list, i);
-          out.children.push_back(translate(child, part, out_blocks));
-          isl_ast_node_free(child);
-        }
-        isl_ast_node_list_free(list);
-        break;
-      }
-      case isl_ast_node_mark: {
-        isl_ast_node* child = isl_ast_node_mark_get_node(n);
-        out = translate(child, part, out_blocks);
-        isl_ast_node_free(child);
-        break;
-      }
-      case isl_ast_node_user: {
+      case program_node::kind::sequence: out.kind = node_kind::block; break;
+      case program_node::kind::call: {
         out.kind = node_kind::user;
-        isl_ast_expr* call = isl_ast_node_user_get_expr(n);
+        isl_ast_expr* call = n.call->get();
         int args = isl_ast_expr_op_get_n_arg(call);
         for (int i = 1; i < args; ++i) {
           isl_ast_expr* a = isl_ast_expr_op_get_arg(call, i);
           out.args.push_back(expr(a));
           isl_ast_expr_free(a);
         }
-        isl_ast_expr_free(call);
-        int b = comm_detail::block_of(isl::manage_copy(n));
-        if (part && b >= 0 && static_cast<size_t>(b) < part->blocks.size()) {
+        if (part && n.block >= 0 && static_cast<size_t>(n.block) < part->blocks.size()) {
           out.block = static_cast<int>(out_blocks.size());
-          out_blocks.push_back(compile_block(part->blocks.at(static_cast<size_t>(b))));
+          out_blocks.push_back(compile_block(part->blocks.at(static_cast<size_t>(n.block))));
         }
         break;
       }
-      default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST node");
     }
+    for (const auto& c : n.body) out.children.push_back(translate(c, part, out_blocks));
     return out;
   }
 
 private:
-  iexpr owned(isl_ast_expr* e) {
-    iexpr out = expr(e);
-    isl_ast_expr_free(e);
-    return out;
-  }
-
   compiled_block compile_block(const op_block& b) {
     compiled_block out;
     out.statement_index = b.statement_index;
@@ -238,16 +197,16 @@ compiled_part compile_part(const module_part& part, size_t tiles, size_t coords)
   compiled_part out;
   out.name = part.name;
   out.previous_tile = part.previous_tile;
-  out.root = t.translate(part.ast.get(), &part, out.blocks);
+  out.root = t.translate(part.program, &part, out.blocks);
   out.slots = t.slots();
   return out;
 }
 
-compiled_part compile_tiles(const isl::ast_node& tiles, size_t n) {
+compiled_part compile_tiles(const program_node& tiles, size_t n) {
   translator t(n, 0);
   compiled_part out;
   out.name = "tiles";
-  out.root = t.translate(tiles.get(), nullptr, out.blocks);
+  out.root = t.translate(tiles, nullptr, out.blocks);
   out.slots = t.slots();
   return out;
 }

@@ -1,7 +1,8 @@
 #pragma once
-// A module part's isl AST, translated once into a small tree the executor walks: iterators and
-// parameters (t0.. tile coordinates, p0.. module coordinates) live in numbered slots, each user
-// node carries its block's operations with their expressions compiled the same way.
+// A module part's program (program_tree.hpp), translated once into a small tree the executor
+// walks: iterators and parameters (t0.. tile coordinates, p0.. module coordinates) live in
+// numbered slots, each call carries its block's operations with their expressions compiled the
+// same way.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -60,6 +61,6 @@ struct compiled_part {
 /// Slots 0..tiles-1 hold t0.., slots tiles..tiles+coords-1 hold p0..; iterators follow.
 compiled_part compile_part(const module_part& part, size_t tiles, size_t coords);
 /// The tile loops of a phase (user node args: the tile's coordinates).
-compiled_part compile_tiles(const isl::ast_node& tiles, size_t n);
+compiled_part compile_tiles(const program_node& tiles, size_t n);
 
 }  // namespace sadsl::exec

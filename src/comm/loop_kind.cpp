@@ -21,13 +21,6 @@ std::string identifier(isl_ast_expr* e) {
   return name;
 }
 
-std::string iterator_name(isl_ast_node* for_node) {
-  isl_ast_expr* it = isl_ast_node_for_get_iterator(for_node);
-  std::string name = identifier(it);
-  isl_ast_expr_free(it);
-  return name;
-}
-
 // The SIMD lane iterators of a part: the bare identifiers its vector port operations index lanes by.
 std::set<std::string> lane_iterators(const module_part& part) {
   std::set<std::string> lanes;
@@ -49,24 +42,24 @@ std::string_view loop_kind_name(loop_kind k) {
   return "?";
 }
 
-loop_kind classify_loop(const module_part& part, const isl::ast_node& for_node) {
+namespace {
+
+// True when n contains a loop whose iterator is not a lane iterator.
+bool has_other_loop(const program_node& n, const std::set<std::string>& lanes) {
+  if (n.what == program_node::kind::loop && !lanes.count(n.iterator)) return true;
+  for (const auto& c : n.body)
+    if (has_other_loop(c, lanes)) return true;
+  return false;
+}
+
+}  // namespace
+
+loop_kind classify_loop(const module_part& part, const program_node& loop) {
   std::set<std::string> lanes = lane_iterators(part);
-  if (lanes.count(iterator_name(for_node.get()))) return loop_kind::unrolled;
-  struct search {
-    const std::set<std::string>* lanes;
-    bool other_loop = false;  // a nested loop that is not a lane loop
-  } s{&lanes};
-  isl_ast_node* body = isl_ast_node_for_get_body(for_node.get());
-  isl_ast_node_foreach_descendant_top_down(
-      body,
-      [](isl_ast_node* n, void* user) -> isl_bool {
-        auto* s = static_cast<search*>(user);
-        if (isl_ast_node_get_type(n) == isl_ast_node_for && !s->lanes->count(iterator_name(n))) s->other_loop = true;
-        return s->other_loop ? isl_bool_false : isl_bool_true;
-      },
-      &s);
-  isl_ast_node_free(body);
-  return s.other_loop ? loop_kind::sequential : loop_kind::pipelined;
+  if (lanes.count(loop.iterator)) return loop_kind::unrolled;
+  for (const auto& c : loop.body)
+    if (has_other_loop(c, lanes)) return loop_kind::sequential;
+  return loop_kind::pipelined;
 }
 
 }  // namespace sadsl

@@ -84,9 +84,10 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
   build = isl_ast_build_set_at_each_domain(build, at_each_domain, &data);
   isl_ast_node* root = isl_ast_build_node_from_schedule_map(build, unnamed_ranges(schedule).release());
   isl_ast_build_free(build);
-  part.ast = isl::manage(root);
+  isl::ast_node ast = isl::manage(root);
   if (data.failure) std::rethrow_exception(data.failure);
-  SADSL_INTERNAL_ASSERT(!part.ast.is_null(), fmt::format("isl could not generate the AST of part {}", part.name));
+  SADSL_INTERNAL_ASSERT(!ast.is_null(), fmt::format("isl could not generate the AST of part {}", part.name));
+  part.program = program_from_isl(ast);
   return part;
 }
 
@@ -102,18 +103,5 @@ isl::space part_params(const isl::set& params, size_t tiles, size_t coords) {
   return isl::manage(sp);
 }
 
-int block_of(const isl::ast_node& user_node) {
-  isl_id* id = isl_ast_node_get_annotation(user_node.get());
-  if (!id) return -1;
-  auto number = reinterpret_cast<intptr_t>(isl_id_get_user(id));
-  isl_id_free(id);
-  return static_cast<int>(number) - 1;
-}
-
 }  // namespace sadsl::comm_detail
 
-namespace sadsl {
-
-int block_index(const isl::ast_node& user_node) { return comm_detail::block_of(user_node); }
-
-}  // namespace sadsl

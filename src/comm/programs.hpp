@@ -17,8 +17,8 @@
 
 namespace sadsl::comm_detail {
 
-/// At one user node: turns sets and functions of the node's statement instances into AST
-/// expressions over the node's iterators.
+/// At one call of a statement: turns sets and functions of the statement's instances into AST
+/// expressions over the iterators around the call.
 class node_context {
 public:
   node_context(isl_ast_build* build, isl::pw_multi_aff iterators) : build_(build), iterators_(std::move(iterators)) {}
@@ -30,21 +30,19 @@ public:
   std::vector<isl::ast_expr> values(const isl::pw_multi_aff& f) const;
 
 private:
-  isl_ast_build* build_;
+  isl_ast_build* build_ = nullptr;
   isl::pw_multi_aff iterators_;  // schedule point -> instance
 };
 
 /// Makes the operations of the user node for statement `tuple`.
 using block_maker = std::function<op_block(const std::string& tuple, const node_context& at)>;
 
-/// A part: its AST from `schedule` (instances -> schedule space), generated in `context` (the
-/// part's parameters and their ranges), each user node annotated with the index of its block.
+/// A part: its program from `schedule` (instances -> schedule space) in `context` (the part's
+/// parameters and their ranges), each call with the index of its block.
 module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
                       const block_maker& blocks);
 
 /// A parameter space: the kernel's params (of `params`) plus t0..t{tiles-1} and p0..p{coords-1}.
 isl::space part_params(const isl::set& params, size_t tiles, size_t coords);
-/// The annotation number of a user node (its block), or -1.
-int block_of(const isl::ast_node& user_node);
 
 }  // namespace sadsl::comm_detail

@@ -1,4 +1,4 @@
-// Cycles of a module part read off its template AST (part_cost.hpp).
+// Cycles of a module part read off its template program (part_cost.hpp).
 #include "part_cost.hpp"
 
 #include <isl/ast.h>
@@ -17,69 +17,53 @@ namespace sadsl::modeling {
 
 namespace {
 
-// The schedule dimension d an AST iterator c<d> names.
-int iterator_dim(const isl::ast_node& for_node) {
-  isl_ast_expr* it = isl_ast_node_for_get_iterator(for_node.get());
-  isl_id* id = isl_ast_expr_get_id(it);
-  std::string name = isl_id_get_name(id);
-  isl_id_free(id);
-  isl_ast_expr_free(it);
-  SADSL_INTERNAL_ASSERT(name.size() > 1 && name[0] == 'c', "an AST iterator not named by its schedule dimension: " + name);
+// The schedule dimension d a loop's iterator c<d> names.
+int iterator_dim(const program_node& loop) {
+  const std::string& name = loop.iterator;
+  SADSL_INTERNAL_ASSERT(name.size() > 1 && name[0] == 'c', "a loop iterator not named by its schedule dimension: " + name);
   return std::stoi(name.substr(1));
 }
 
-isl::ast_node body_of(const isl::ast_node& for_node) { return isl::manage(isl_ast_node_for_get_body(for_node.get())); }
-
-// Calls f on each child of an if (then, else) or block node.
-void for_children(const isl::ast_node& n, const std::function<void(const isl::ast_node&)>& f) {
-  if (isl_ast_node_get_type(n.get()) == isl_ast_node_if) {
-    f(isl::manage(isl_ast_node_if_get_then_node(n.get())));
-    if (isl_ast_node_if_has_else_node(n.get())) f(isl::manage(isl_ast_node_if_get_else_node(n.get())));
-  } else if (isl_ast_node_get_type(n.get()) == isl_ast_node_block) {
-    isl_ast_node_list* list = isl_ast_node_block_get_children(n.get());
-    for (int i = 0; i < isl_ast_node_list_n_ast_node(list); ++i) f(isl::manage(isl_ast_node_list_get_ast_node(list, i)));
-    isl_ast_node_list_free(list);
-  }
-}
+using kind = program_node::kind;
 
 class cost_walker {
 public:
   cost_walker(const module_part& part, const std::vector<expr>& dims, const pipeline_timing& t)
       : part_(part), dims_(dims), timing_(t) {}
 
-  expr of(const isl::ast_node& n) const {
-    switch (isl_ast_node_get_type(n.get())) {
-      case isl_ast_node_for: {
+  expr of(const program_node& n) const {
+    switch (n.what) {
+      case kind::loop: {
         expr trip = dims_.at(static_cast<size_t>(iterator_dim(n)));
         if (classify_loop(part_, n) == loop_kind::pipelined)
           return trip * expr(static_cast<double>(timing_.ii)) + expr(static_cast<double>(timing_.depth));
-        return trip * of(body_of(n));
+        return trip * of(n.body.at(0));
       }
-      case isl_ast_node_if: {
-        expr then = of(isl::manage(isl_ast_node_if_get_then_node(n.get())));
-        if (!isl_ast_node_if_has_else_node(n.get())) return then;
-        return model::max(then, of(isl::manage(isl_ast_node_if_get_else_node(n.get()))));
+      case kind::guard: {
+        expr then = of(n.body.at(0));
+        if (n.body.size() < 2) return then;
+        return model::max(then, of(n.body[1]));
       }
-      case isl_ast_node_block: {
+      case kind::sequence: {
         expr total = 0;
-        for_children(n, [&](const isl::ast_node& c) { total = total + of(c); });
+        for (const auto& c : n.body) total = total + of(c);
         return total;
       }
-      case isl_ast_node_user: return block_index(n) >= 0 ? 1 : 0;
-      default: throw internal_error("performance model: an unexpected AST node");
+      case kind::call: return n.block >= 0 ? 1 : 0;
     }
+    throw internal_error("performance model: an unexpected program node");
   }
 
   // Records the stride of every loop at or below n; `inside` once within a pipelined loop.
-  void strides(const isl::ast_node& n, bool inside, std::map<size_t, expr>& out) const {
-    if (isl_ast_node_get_type(n.get()) != isl_ast_node_for) {
-      for_children(n, [&](const isl::ast_node& c) { strides(c, inside, out); });
+  void strides(const program_node& n, bool inside, std::map<size_t, expr>& out) const {
+    if (n.what != kind::loop) {
+      for (const auto& c : n.body) strides(c, inside, out);
       return;
     }
     bool pipelined = !inside && classify_loop(part_, n) == loop_kind::pipelined;
-    expr stride = inside ? expr(0) : pipelined ? expr(static_cast<double>(timing_.ii)) : of(body_of(n));
+    expr stride = inside ? expr(0) : pipelined ? expr(static_cast<double>(timing_.ii)) : of(n.body.at(0));
     out.emplace(static_cast<size_t>(iterator_dim(n)), stride);
-    strides(body_of(n), inside || pipelined, out);
+    strides(n.body.at(0), inside || pipelined, out);
   }
 
 private:
@@ -88,29 +72,30 @@ private:
   pipeline_timing timing_;
 };
 
-// The user nodes of an AST, with the schedule dims of the loops around each.
-void user_nodes(const isl::ast_node& n, std::vector<size_t>& loops,
-                const std::function<void(const isl::ast_node&, const std::vector<size_t>&)>& f) {
-  switch (isl_ast_node_get_type(n.get())) {
-    case isl_ast_node_for:
+// The calls of a program, with the schedule dims of the loops around each.
+void calls(const program_node& n, std::vector<size_t>& loops,
+           const std::function<void(const program_node&, const std::vector<size_t>&)>& f) {
+  switch (n.what) {
+    case kind::loop:
       loops.push_back(static_cast<size_t>(iterator_dim(n)));
-      user_nodes(body_of(n), loops, f);
+      calls(n.body.at(0), loops, f);
       loops.pop_back();
       return;
-    case isl_ast_node_user: f(n, loops); return;
-    default: for_children(n, [&](const isl::ast_node& c) { user_nodes(c, loops, f); });
+    case kind::call: f(n, loops); return;
+    default:
+      for (const auto& c : n.body) calls(c, loops, f);
   }
 }
 
 }  // namespace
 
 expr part_cost(const module_part& part, const std::vector<expr>& dims, const pipeline_timing& timing) {
-  return cost_walker(part, dims, timing).of(part.ast);
+  return cost_walker(part, dims, timing).of(part.program);
 }
 
 std::map<size_t, expr> loop_strides(const module_part& part, const std::vector<expr>& dims, const pipeline_timing& timing) {
   std::map<size_t, expr> out;
-  cost_walker(part, dims, timing).strides(part.ast, false, out);
+  cost_walker(part, dims, timing).strides(part.program, false, out);
   return out;
 }
 
@@ -118,9 +103,9 @@ expr token_span(const module_part& side, const std::map<size_t, expr>& strides, 
                 const std::vector<int64_t>& at_template, const pipeline_timing& timing, int64_t from) {
   std::optional<expr> span;
   std::vector<size_t> loops;
-  user_nodes(side.ast, loops, [&](const isl::ast_node& user, const std::vector<size_t>& around) {
-    if (block_index(user) < 0) return;
-    isl_ast_expr* call = isl_ast_node_user_get_expr(user.get());
+  calls(side.program, loops, [&](const program_node& node, const std::vector<size_t>& around) {
+    if (node.block < 0) return;
+    isl_ast_expr* call = isl_ast_expr_copy(node.call->get());
     expr s = static_cast<double>(timing.ii);  // the last token's own cycle
     // Argument d + 1 of the call is the token's frame coordinate d: a loop's iterator (its whole
     // extent is spanned) or a constant, which must be the first or the last value.

@@ -1,5 +1,5 @@
 #pragma once
-// Cycles of a module part read off its template AST with symbolic loop trips: a whole tile
+// Cycles of a module part read off its template program with symbolic loop trips: a whole tile
 // (part_cycles' rules), one iteration of each loop, and the span of a PE-side part's tokens.
 #include <map>
 #include <vector>

@@ -1,8 +1,9 @@
 #pragma once
 // The architecture of a design bound to a point: the PE array, the I/O network that feeds and
-// drains it, every FIFO, buffer and DRAM port, and each module's program as isl ASTs. It is the
-// one object HLS code generation, the executor and the compiler-built performance models read,
-// so they cannot drift apart (docs/comm.md walks through MM).
+// drains it, every FIFO, buffer and DRAM port, and each module's program as a tree of loops
+// (program_tree.hpp). It is the one object HLS code generation, the executor and the
+// compiler-built performance models read, so they cannot drift apart (docs/comm.md walks
+// through MM).
 //
 // Structure (paper 002 section 6, paper 003):
 //   - PEs: one per point of the space loops' PE grid; each runs the design's schedule for its
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "sadsl/comm/io_groups.hpp"
+#include "sadsl/comm/program_tree.hpp"
 #include "sadsl/compute/design.hpp"
 
 namespace sadsl {
@@ -114,14 +116,14 @@ struct operation {
   std::optional<isl::ast_expr> when;   // the guard; none: always
 };
 
-/// The operations of one user node of an AST (the node is annotated with the block's number).
+/// The operations of one statement call of a program (the call's program_node::block).
 struct op_block {
   std::string statement;               // the statement's name (S1, fill_A, feed_A, ...)
   int statement_index = -1;            // PE compute blocks: index into the program's statements
   std::vector<operation> ops;
 };
 
-/// One part of a module's work per tile, with its AST (parameters: the module's coordinates
+/// One part of a module's work per tile, with its program (parameters: the module's coordinates
 /// p0.., the tile's coordinates t0..). A double-buffered module runs the part that fills (or
 /// collects) a tile while the part that feeds (or sends) the previous tile runs from the other
 /// copy of its buffers.
@@ -134,8 +136,8 @@ struct module_part {
   /// stored dims, the last one in words). The performance model reads it.
   enum class iteration { pe_frame, chunk_words };
   iteration iterates = iteration::pe_frame;
-  isl::ast_node ast;
-  std::vector<op_block> blocks;        // by the annotation of each user node
+  program_node program;
+  std::vector<op_block> blocks;        // by program_node::block of each call
 };
 
 /// A kind of module: its instances share ports, buffers and program and differ in coordinates.
@@ -203,24 +205,20 @@ struct architecture {
   std::vector<host_layout> layouts;
   std::vector<size_t> phase_loops;     // tile-order positions of the tile loops run on the host
   std::vector<std::vector<int64_t>> phases;  // their values, in host order ({{}} when none)
-  isl::ast_node tiles;                 // the kernel's tile loops of one phase (t0..: phase ones are parameters)
+  program_node tiles;                  // the kernel's tile loops of one phase (t0..: phase ones are parameters)
 
   const module_kind& pe() const { return modules.front(); }
   int64_t pe_count() const;
 };
 
-/// The block (index into module_part::blocks) a user node of a module part's AST is annotated
-/// with, or -1 (a user node without operations).
-int block_index(const isl::ast_node& user_node);
-
-/// How a loop of a module part's AST runs in hardware. A loop whose iterator is a SIMD lane
+/// How a loop of a module part's program runs in hardware. A loop whose iterator is a SIMD lane
 /// iterator of the part (the `lane` of a vector port operation) is unrolled; a loop in which every
 /// nested loop is a lane loop (an innermost loop, in particular) is pipelined at II = 1; any other
 /// loop runs its iterations one after another. HLS code generation puts its pragmas by this rule
 /// and the timed simulation (timed_simulation.hpp) charges cycles by it, so they cannot disagree.
 enum class loop_kind { sequential, pipelined, unrolled };
 std::string_view loop_kind_name(loop_kind k);
-loop_kind classify_loop(const module_part& part, const isl::ast_node& for_node);
+loop_kind classify_loop(const module_part& part, const program_node& loop);
 
 /// Builds the architecture of design d at point p (the kernel's current param values are the
 /// problem size). sadsl::error when the point is invalid for the design or the design needs what
