@@ -125,7 +125,7 @@ void arch_builder::build_tiles() {
   isl::union_map schedule(comm_isl::map_of(in_phase.space(), identity, "s").intersect_domain(in_phase));
   isl::set context = isl::manage(isl_set_align_params(maps_.params.copy(), params_.copy()));
   block_maker tile = [](const std::string&, const node_context&) { return op_block{"tile", -1, {}}; };
-  out_.tiles = make_part("tiles", false, schedule, context, tile).program;
+  out_.tiles = make_part("tiles", false, schedule, context, tile, point_.isl_programs).program;
 }
 
 void arch_builder::build_layouts() {

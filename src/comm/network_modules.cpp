@@ -191,7 +191,7 @@ void arch_builder::build_network_modules(network_plan& n) {
     };
     isl::set context = params_only_context(extents);
     module_part transfer = make_part(buffered ? (in ? "fill" : "send") : "transfer", !in && buffered && n.double_buffered,
-                                     xfer_schedule, context, xfer_ops);
+                                     xfer_schedule, context, xfer_ops, point_.isl_programs);
     transfer.iterates = module_part::iteration::chunk_words;
     if (buffered) {
       // The PE side: one token per PE read (or write) of the leaf PE, in the PE's order.

@@ -179,7 +179,7 @@ void arch_builder::build_pe() {
     }
     return b;
   };
-  pe.parts.push_back(make_part("compute", false, schedule, params_only_context(grid_), make));
+  pe.parts.push_back(make_part("compute", false, schedule, params_only_context(grid_), make, point_.isl_programs));
   out_.modules.push_back(std::move(pe));
 }
 

@@ -71,7 +71,7 @@ module_part arch_builder::pe_side_part(const network_plan& n, int port, int buff
     }
     return b;
   };
-  return make_part(in ? "feed" : "collect", false, schedule, params_only_context(extents), ops);
+  return make_part(in ? "feed" : "collect", false, schedule, params_only_context(extents), ops, point_.isl_programs);
 }
 
 }  // namespace sadsl::comm_detail

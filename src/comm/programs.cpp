@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "loop_generator.hpp"
 #include "sadsl/error.hpp"
 
 namespace sadsl::comm_detail {
@@ -58,12 +59,14 @@ isl::union_map unnamed_ranges(const isl::union_map& schedule) {
 
 isl::ast_expr node_context::condition(const isl::set& s) const {
   isl::set on_schedule = isl::manage(isl_set_preimage_pw_multi_aff(aligned(s, iterators_).release(), iterators_.copy()));
+  if (own_) return own_->condition(on_schedule);
   return isl::manage(isl_ast_build_expr_from_set(build_, on_schedule.release()));
 }
 
 isl::ast_expr node_context::value(const isl::pw_aff& f) const {
   isl_pw_aff* pa = isl_pw_aff_align_params(f.copy(), isl_pw_multi_aff_get_space(iterators_.get()));
   pa = isl_pw_aff_pullback_pw_multi_aff(pa, iterators_.copy());
+  if (own_) return own_->value(isl::manage(pa));
   return isl::manage(isl_ast_build_expr_from_pw_aff(build_, pa));
 }
 
@@ -75,10 +78,17 @@ std::vector<isl::ast_expr> node_context::values(const isl::pw_multi_aff& f) cons
 }
 
 module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
-                      const block_maker& blocks) {
+                      const block_maker& blocks, bool isl_only) {
   module_part part;
   part.name = std::move(name);
   part.previous_tile = previous_tile;
+  if (!isl_only) {
+    if (auto program = simple_program(unnamed_ranges(schedule), context, blocks, part.blocks)) {
+      part.program = std::move(*program);
+      return part;
+    }
+    part.blocks.clear();
+  }
   callback_data data{&blocks, &part.blocks, nullptr};
   isl_ast_build* build = isl_ast_build_from_context(context.copy());
   build = isl_ast_build_set_at_each_domain(build, at_each_domain, &data);
@@ -88,6 +98,7 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
   if (data.failure) std::rethrow_exception(data.failure);
   SADSL_INTERNAL_ASSERT(!ast.is_null(), fmt::format("isl could not generate the AST of part {}", part.name));
   part.program = program_from_isl(ast);
+  part.isl_program = true;
   return part;
 }
 

@@ -17,11 +17,23 @@
 
 namespace sadsl::comm_detail {
 
+/// Turns sets and functions over one statement's schedule points into expressions over the
+/// iterators: sadsl's own generator's (loop_generator.cpp) in place of isl's AST build.
+class expression_maker {
+public:
+  virtual ~expression_maker() = default;
+  virtual isl::ast_expr condition(const isl::set& on_schedule) const = 0;
+  virtual isl::ast_expr value(const isl::pw_aff& on_schedule) const = 0;
+};
+
 /// At one call of a statement: turns sets and functions of the statement's instances into AST
 /// expressions over the iterators around the call.
 class node_context {
 public:
+  /// At a user node isl generates.
   node_context(isl_ast_build* build, isl::pw_multi_aff iterators) : build_(build), iterators_(std::move(iterators)) {}
+  /// At a call sadsl's own generator makes.
+  node_context(const expression_maker* own, isl::pw_multi_aff iterators) : own_(own), iterators_(std::move(iterators)) {}
   /// An expression that holds exactly for the instances in s (s over the statement's space).
   isl::ast_expr condition(const isl::set& s) const;
   /// The value of f (a function of the statement's instance).
@@ -31,6 +43,7 @@ public:
 
 private:
   isl_ast_build* build_ = nullptr;
+  const expression_maker* own_ = nullptr;
   isl::pw_multi_aff iterators_;  // schedule point -> instance
 };
 
@@ -38,9 +51,10 @@ private:
 using block_maker = std::function<op_block(const std::string& tuple, const node_context& at)>;
 
 /// A part: its program from `schedule` (instances -> schedule space) in `context` (the part's
-/// parameters and their ranges), each call with the index of its block.
+/// parameters and their ranges), each call with the index of its block. sadsl's own generator
+/// (loop_generator.hpp) makes it when it can, isl otherwise, or always when `isl_only`.
 module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
-                      const block_maker& blocks);
+                      const block_maker& blocks, bool isl_only = false);
 
 /// A parameter space: the kernel's params (of `params`) plus t0..t{tiles-1} and p0..p{coords-1}.
 isl::space part_params(const isl::set& params, size_t tiles, size_t coords);

@@ -206,7 +206,7 @@ module_part arch_builder::dummy_sink_part(int port) {
     b.ops.push_back(take);
     return b;
   };
-  return make_part("drop", false, schedule, params_only_context(grid_), ops);
+  return make_part("drop", false, schedule, params_only_context(grid_), ops, point_.isl_programs);
 }
 
 }  // namespace sadsl::comm_detail

@@ -3,6 +3,10 @@
 // bit for bit, or within a relative 1e-5 where the architecture reorders a float reduction (SIMD
 // lanes of a reduction inside CNN's p and q loops, as AutoSA orders them).
 //
+// Each design runs twice: with its module programs from sadsl's own generator (where it applies,
+// src/comm/loop_generator.hpp) and with all of them from isl's AST generator; both must equal
+// the interpreter and move the same tokens through every FIFO and the same bytes to and from DRAM.
+//
 // Here at the non-divisor tiling (partial tiles, zero padding or guards); CNN at the wide one
 // (SIMD > 1: the reordered reductions). The code-generation
 // sweep (tests/codegen/csim_sweep_test.cpp) runs the executor on every design at all three tilings
@@ -24,6 +28,7 @@ namespace {
 
 struct sweep_result {
   int runs = 0, reordered = 0;
+  int parts = 0, own_parts = 0;  // module parts, and those sadsl's own generator made
 };
 
 sweep_result sweep(kernel k, std::initializer_list<std::pair<const char*, int64_t>> sizes,
@@ -35,14 +40,31 @@ sweep_result sweep(kernel k, std::initializer_list<std::pair<const char*, int64_
   sweep_result r;
   for (const auto& d : designs(k)) {
     INFO(k.name() << " " << d.name());
-    architecture a = build_architecture(d, {tiling(d, shape), {}});
-    buffers got(k);
-    got.randomize_inputs(11);
-    execution_result x = execute(a, got);
-    REQUIRE(x.deadlock == "");
-    CHECK(output_difference(k, got, want, a.reduction_reordered ? 1e-5 : 0) == "");
+    architecture_point p{tiling(d, shape), {}};
+    architecture a = build_architecture(d, p);
+    p.isl_programs = true;
+    architecture by_isl = build_architecture(d, p);
+    execution_result x, y;
+    for (auto [arch, result] : {std::pair{&a, &x}, std::pair{&by_isl, &y}}) {
+      buffers got(k);
+      got.randomize_inputs(11);
+      *result = execute(*arch, got);
+      REQUIRE(result->deadlock == "");
+      CHECK(output_difference(k, got, want, arch->reduction_reordered ? 1e-5 : 0) == "");
+    }
+    CHECK(x.fifo_tokens == y.fifo_tokens);
+    CHECK(x.dram_bytes_read == y.dram_bytes_read);
+    CHECK(x.dram_bytes_written == y.dram_bytes_written);
+    CHECK(x.phases == y.phases);
     ++r.runs;
     r.reordered += a.reduction_reordered;
+    for (const auto& m : a.modules)
+      for (const auto& part : m.parts) {
+        ++r.parts;
+        r.own_parts += !part.isl_program;
+      }
+    for (const auto& m : by_isl.modules)
+      for (const auto& part : m.parts) CHECK(part.isl_program);
   }
   return r;
 }
@@ -50,7 +72,11 @@ sweep_result sweep(kernel k, std::initializer_list<std::pair<const char*, int64_
 }  // namespace
 
 TEST_CASE("executor: every MM design (fp32, int16) at a non-divisor tiling equals the interpreter") {
-  CHECK(sweep(catalog::mm(), {{"I", 9}, {"J", 11}, {"K", 12}}).runs == 18);
+  auto floats = sweep(catalog::mm(), {{"I", 9}, {"J", 11}, {"K", 12}});
+  CHECK(floats.runs == 18);
+  // sadsl's own generator makes every MM module program (isl: triangular loops, e.g. LU's).
+  CHECK(floats.parts > 0);
+  CHECK(floats.own_parts == floats.parts);
   auto ints = sweep(mm_typed("mm_int16", elem_type::i16), {{"I", 7}, {"J", 10}, {"K", 12}});
   CHECK(ints.runs == 18);
   CHECK(ints.reordered == 0);

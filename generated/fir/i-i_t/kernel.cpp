@@ -21,16 +21,16 @@ static void PE_compute(int t0, int t1, int p0, hls::stream<ap_uint<256> >& s_h_i
   for (int c0 = 0; (c0 <= 1); c0 += 1) {
     for (int c1 = 0; (c1 <= 63); c1 += 1) {
       #pragma HLS PIPELINE II=1
-      if ((c0 == 0)) {
-        // S0
-        r0_0 = (float)(((float)0));
-        if (1) {
-          r0_0_w[0] = r0_0;
-          local_y[c1] = r0_0_w[0];
-        }
-      }
       for (int c2 = 0; (c2 <= 7); c2 += 1) {
         #pragma HLS UNROLL
+        if (((c0 == 0) && (c2 == 0))) {
+          // S0
+          r0_0 = (float)(((float)0));
+          if (1) {
+            r0_0_w[0] = r0_0;
+            local_y[c1] = r0_0_w[0];
+          }
+        }
         // S1
         if (1) {
           r1_0_w[0] = local_y[c1];
@@ -114,7 +114,7 @@ static void x_IO_L1_in_fill(int t0, int t1, int p0, hls::stream<float >& s_in, h
       if ((c0 == p0)) {
         local_x[((((-128) * t0) - (64 * c0)) + c1)] = r_0_w[0];
       }
-      if (((p0 == 0) && (c0 == 1))) {
+      if ((c0 == (p0 + 1))) {
         s_next.write(r_0_w[0]);
       }
     }
@@ -421,7 +421,7 @@ static void y_drain_IO_L1_out_send(int t0, int t1, int p0, hls::stream<float >& 
         }
         r_0 = r_0_w[0];
       }
-      if (((p0 == 0) && (c0 == 1))) {
+      if ((c0 == (p0 + 1))) {
          {
           ap_uint<512> tok = s_from_next.read();
           for (int l = 0; l < 16; ++l) {

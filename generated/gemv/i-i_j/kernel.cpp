@@ -21,16 +21,16 @@ static void PE_compute(int t0, int t1, int p0, hls::stream<ap_uint<256> >& s_x_i
   for (int c0 = 0; (c0 <= 1); c0 += 1) {
     for (int c1 = 0; (c1 <= 63); c1 += 1) {
       #pragma HLS PIPELINE II=1
-      if (((t1 == 0) && (c0 == 0))) {
-        // S0
-        r0_0 = (float)(((float)0));
-        if (1) {
-          r0_0_w[0] = r0_0;
-          local_y[c1] = r0_0_w[0];
-        }
-      }
       for (int c2 = 0; (c2 <= 7); c2 += 1) {
         #pragma HLS UNROLL
+        if ((((t1 == 0) && (c0 == 0)) && (c2 == 0))) {
+          // S0
+          r0_0 = (float)(((float)0));
+          if (1) {
+            r0_0_w[0] = r0_0;
+            local_y[c1] = r0_0_w[0];
+          }
+        }
         // S1
         if (1) {
           r1_0_w[0] = local_y[c1];
@@ -125,7 +125,7 @@ static void A_IO_L1_in_fill(int t0, int t1, int p0, hls::stream<ap_uint<512> >& 
           local_A[((((-128) * t0) - (64 * c0)) + c1)][0 + l] = r_0_w[l];
         }
       }
-      if (((p0 == 0) && (c0 == 1))) {
+      if ((c0 == (p0 + 1))) {
          {
           ap_uint<512> tok;
           for (int l = 0; l < 16; ++l) {
@@ -469,7 +469,7 @@ static void y_drain_IO_L1_out_send(int t0, int t1, int p0, hls::stream<float >& 
           }
           r_0 = r_0_w[0];
         }
-        if (((p0 == 0) && (c0 == 1))) {
+        if ((c0 == (p0 + 1))) {
            {
             ap_uint<512> tok = s_from_next.read();
             for (int l = 0; l < 16; ++l) {

@@ -22,16 +22,16 @@ static void PE_compute(int t0, int t1, int t2, int p0, int p1, hls::stream<ap_ui
     for (int c1 = 0; (c1 <= 2); c1 += 1) {
       for (int c2 = 0; (c2 <= 40); c2 += 1) {
         #pragma HLS PIPELINE II=1
-        if (((t2 == 0) && (c0 == 0))) {
-          // S0
-          r0_0 = (float)(((float)0));
-          if (1) {
-            r0_0_w[0] = r0_0;
-            local_C[c1][c2] = r0_0_w[0];
-          }
-        }
         for (int c3 = 0; (c3 <= 7); c3 += 1) {
           #pragma HLS UNROLL
+          if ((((t2 == 0) && (c0 == 0)) && (c3 == 0))) {
+            // S0
+            r0_0 = (float)(((float)0));
+            if (1) {
+              r0_0_w[0] = r0_0;
+              local_C[c1][c2] = r0_0_w[0];
+            }
+          }
           // S1
           if (1) {
             r1_0_w[0] = local_C[c1][c2];
