@@ -5,6 +5,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -28,10 +29,11 @@ std::string id_name(isl_ast_expr* e) {
 
 class translator {
 public:
-  translator(size_t tiles, size_t coords) {
+  translator(std::string part, size_t tiles, size_t coords) : part_(std::move(part)) {
     for (size_t j = 0; j < tiles; ++j) slots_[fmt::format("t{}", j)] = static_cast<int>(j);
     for (size_t i = 0; i < coords; ++i) slots_[fmt::format("p{}", i)] = static_cast<int>(tiles + i);
     next_ = static_cast<int>(tiles + coords);
+    for (const auto& [name, slot] : slots_) in_scope_.insert(name);
   }
 
   int slot_of(const std::string& name) {
@@ -52,10 +54,16 @@ public:
         isl_val_free(v);
         return out;
       }
-      case isl_ast_expr_id:
+      case isl_ast_expr_id: {
+        // Only the parameters and the loops around have values: anything else would read a slot
+        // nothing wrote.
+        std::string name = id_name(e);
+        SADSL_INTERNAL_ASSERT(in_scope_.count(name),
+                              fmt::format("the program of part {} uses {} where it has no value", part_, name));
         out.op = iop::slot;
-        out.slot = slot_of(id_name(e));
+        out.slot = slot_of(name);
         return out;
+      }
       case isl_ast_expr_op: break;
       default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST expression");
     }
@@ -77,10 +85,13 @@ public:
         out.kind = node_kind::for_loop;
         out.slot = slot_of(n.iterator);
         out.init = expr(*n.init);
+        in_scope_.insert(n.iterator);
         out.cond = expr(*n.cond);
         out.inc = expr(*n.inc);
         if (part) out.loop = classify_loop(*part, n);
-        break;
+        out.children.push_back(translate(n.body.at(0), part, out_blocks));
+        in_scope_.erase(n.iterator);
+        return out;
       case program_node::kind::guard:
         out.kind = node_kind::if_then;
         out.cond = expr(*n.cond);
@@ -144,7 +155,9 @@ private:
     }
   }
 
+  std::string part_;
   std::map<std::string, int> slots_;
+  std::set<std::string> in_scope_;  // the parameters and the iterators of the loops around
   int next_ = 0;
 };
 
@@ -193,7 +206,7 @@ int64_t evaluate(const iexpr& e, const int64_t* s) {
 }
 
 compiled_part compile_part(const module_part& part, size_t tiles, size_t coords) {
-  translator t(tiles, coords);
+  translator t(part.name, tiles, coords);
   compiled_part out;
   out.name = part.name;
   out.previous_tile = part.previous_tile;
@@ -203,7 +216,7 @@ compiled_part compile_part(const module_part& part, size_t tiles, size_t coords)
 }
 
 compiled_part compile_tiles(const program_node& tiles, size_t n) {
-  translator t(n, 0);
+  translator t("tiles", n, 0);
   compiled_part out;
   out.name = "tiles";
   out.root = t.translate(tiles, nullptr, out.blocks);

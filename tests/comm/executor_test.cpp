@@ -14,6 +14,11 @@
 // its FIFO token counts with the generated code's.
 #include <catch2/catch.hpp>
 
+#include <isl/ast.h>
+#include <isl/id.h>
+
+#include <functional>
+
 #include <sadsl/comm/architecture.hpp>
 #include <sadsl/comm/executor.hpp>
 #include <sadsl/sadsl.hpp>
@@ -96,4 +101,26 @@ TEST_CASE("executor: every FIR, GEMV and uniformized LU design at a non-divisor 
   CHECK(sweep(catalog::fir(), {{"N", 13}, {"T", 5}}).runs == static_cast<int>(designs(catalog::fir()).size()));
   CHECK(sweep(catalog::gemv(), {{"I", 10}, {"J", 9}}).runs == static_cast<int>(designs(catalog::gemv()).size()));
   CHECK(sweep(catalog::lu_uniform(), {{"N", 6}}).runs == 18);
+}
+
+TEST_CASE("executor: a program that uses an iterator outside its loop is refused, not run on garbage") {
+  kernel k = catalog::mm();
+  for (const char* p : {"I", "J", "K"}) k.get_param(p).set(9);
+  const design d = designs(k).front();
+  architecture a = build_architecture(d, {tiling(d, tiling_shape::non_divisor), {}});
+  std::function<program_node*(program_node&)> first_loop = [&](program_node& n) -> program_node* {
+    if (n.what == program_node::kind::loop) return &n;
+    for (auto& c : n.body)
+      if (program_node* l = first_loop(c)) return l;
+    return nullptr;
+  };
+  program_node* found = first_loop(a.modules.front().parts.front().program);
+  REQUIRE(found);
+  program_node& loop = *found;
+  // The first loop of the PE's compute part starts at an iterator no loop around defines.
+  isl_ctx* ctx = isl_ast_expr_get_ctx(loop.init->get());
+  loop.init = isl::manage(isl_ast_expr_from_id(isl_id_alloc(ctx, "c9", nullptr)));
+  buffers data(k);
+  data.randomize_inputs(1);
+  CHECK_THROWS_WITH(execute(a, data), Catch::Contains("the program of part compute uses c9 where it has no value"));
 }
