@@ -50,6 +50,13 @@ isl_aff* only_piece(__isl_take isl_pw_aff* f) {
   return out;
 }
 
+// The highest schedule dimension a constraint involves, or -1.
+int level_of(isl_constraint* c, int dims) {
+  for (int d = dims; d-- > 0;)
+    if (isl_constraint_involves_dims(c, isl_dim_set, static_cast<unsigned>(d), 1) == isl_bool_true) return d;
+  return -1;
+}
+
 // AST expressions over the iterators c0.. (those in scope) and the parameters.
 class expr_writer {
 public:
@@ -112,10 +119,7 @@ public:
         [](isl_constraint* c, void* user) -> isl_stat {
           auto* d = static_cast<data*>(user);
           try {  // no exception may cross isl's C frames
-            int level = -1;
-            for (int i = 0; i < isl_constraint_dim(c, isl_dim_set); ++i)
-              if (isl_constraint_involves_dims(c, isl_dim_set, static_cast<unsigned>(i), 1) == isl_bool_true) level = i;
-            d->parts->push_back({level, d->self->constraint(c)});
+            d->parts->push_back({level_of(c, isl_constraint_dim(c, isl_dim_set)), d->self->constraint(c)});
           } catch (...) {
             d->failed = true;
           }
@@ -207,13 +211,6 @@ struct statement {
   std::vector<std::optional<isl::basic_set>> bounds;  // per dimension: its lower and upper bound constraint
   std::vector<isl::basic_set> guards;  // constraints on the parameters only
 };
-
-// The highest schedule dimension a constraint involves, or -1.
-int level_of(isl_constraint* c, int dims) {
-  for (int d = dims; d-- > 0;)
-    if (isl_constraint_involves_dims(c, isl_dim_set, static_cast<unsigned>(d), 1) == isl_bool_true) return d;
-  return -1;
-}
 
 // Files constraint c (as_set: the same, as a basic set) of a statement's points by the innermost
 // schedule dimension it involves; false for what the generator does not handle.

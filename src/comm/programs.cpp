@@ -82,8 +82,9 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
   module_part part;
   part.name = std::move(name);
   part.previous_tile = previous_tile;
+  isl::union_map unnamed = unnamed_ranges(schedule);
   if (!isl_only) {
-    if (auto program = simple_program(unnamed_ranges(schedule), context, blocks, part.blocks)) {
+    if (auto program = simple_program(unnamed, context, blocks, part.blocks)) {
       part.program = std::move(*program);
       return part;
     }
@@ -92,7 +93,7 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
   callback_data data{&blocks, &part.blocks, nullptr};
   isl_ast_build* build = isl_ast_build_from_context(context.copy());
   build = isl_ast_build_set_at_each_domain(build, at_each_domain, &data);
-  isl_ast_node* root = isl_ast_build_node_from_schedule_map(build, unnamed_ranges(schedule).release());
+  isl_ast_node* root = isl_ast_build_node_from_schedule_map(build, unnamed.release());
   isl_ast_build_free(build);
   isl::ast_node ast = isl::manage(root);
   if (data.failure) std::rethrow_exception(data.failure);
