@@ -1,6 +1,8 @@
 // sadsl's own generator of module programs (loop_generator.hpp).
 #include "loop_generator.hpp"
 
+#include "loop_statement.hpp"
+
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/constraint.h>
@@ -19,21 +21,6 @@ namespace sadsl::comm_detail {
 
 namespace {
 
-// Thrown for anything the generator does not handle: isl generates the part.
-struct not_simple {};
-
-void require(bool ok) {
-  if (!ok) throw not_simple{};
-}
-
-int64_t integer(isl_val* v) {
-  bool ok = isl_val_is_int(v) == isl_bool_true;
-  int64_t n = ok ? isl_val_get_num_si(v) : 0;
-  isl_val_free(v);
-  require(ok);
-  return n;
-}
-
 // The function of a pw_aff with one piece (null otherwise), whatever that piece's domain.
 isl_aff* only_piece(__isl_take isl_pw_aff* f) {
   isl_aff* out = nullptr;
@@ -48,13 +35,6 @@ isl_aff* only_piece(__isl_take isl_pw_aff* f) {
         &out);
   isl_pw_aff_free(f);
   return out;
-}
-
-// The highest schedule dimension a constraint involves, or -1.
-int level_of(isl_constraint* c, int dims) {
-  for (int d = dims; d-- > 0;)
-    if (isl_constraint_involves_dims(c, isl_dim_set, static_cast<unsigned>(d), 1) == isl_bool_true) return d;
-  return -1;
 }
 
 // AST expressions over the iterators c0.. (those in scope) and the parameters.
@@ -196,100 +176,6 @@ private:
     return isl::manage(out);
   }
 };
-
-// One statement: its schedule points, and per schedule dimension a constant or one lower and one
-// upper bound (affine in the outer dimensions and the parameters).
-struct statement {
-  std::string name;
-  isl::id id;
-  isl::set points;              // simplified in the context
-  isl::set domain;              // points and context: what expressions are simplified in
-  isl::pw_multi_aff iterators;  // schedule point -> instance
-  std::vector<std::optional<int64_t>> fixed;
-  std::vector<char> defined;  // per dimension: equal to a function of outer dimensions and parameters
-  std::vector<std::optional<isl::aff>> lower, upper;
-  std::vector<std::optional<isl::basic_set>> bounds;  // per dimension: its lower and upper bound constraint
-  std::vector<isl::basic_set> guards;  // constraints on the parameters only
-};
-
-// Files constraint c (as_set: the same, as a basic set) of a statement's points by the innermost
-// schedule dimension it involves; false for what the generator does not handle.
-bool add_constraint(statement& s, const isl::basic_set& as_set, isl_constraint* c, int dims) {
-  int level = level_of(c, dims);
-  if (level < 0) {
-    s.guards.push_back(as_set);
-    return true;
-  }
-  auto at = static_cast<size_t>(level);
-  int64_t a = integer(isl_constraint_get_coefficient_val(c, isl_dim_set, level));
-  bool unit = a == 1 || a == -1;
-  if (!unit) return false;
-  if (isl_constraint_is_equality(c) == isl_bool_true) {
-    // c<level> = a constant, or a function of the outer dimensions and the parameters.
-    if (s.fixed[at] || s.defined[at]) return false;
-    auto params = static_cast<unsigned>(isl_constraint_dim(c, isl_dim_param));
-    bool alone = isl_constraint_involves_dims(c, isl_dim_param, 0, params) == isl_bool_false &&
-                 (level == 0 || isl_constraint_involves_dims(c, isl_dim_set, 0, static_cast<unsigned>(level)) == isl_bool_false);
-    if (alone) s.fixed[at] = -integer(isl_constraint_get_constant_val(c)) * a;
-    else s.defined[at] = 1;
-    return true;
-  }
-  std::optional<isl::aff>& slot = a > 0 ? s.lower[at] : s.upper[at];
-  if (slot) return false;
-  slot = isl::manage(isl_constraint_get_bound(c, isl_dim_set, level));
-  s.bounds[2 * at + (a > 0 ? 0 : 1)] = as_set;
-  return true;
-}
-
-statement analyse(const isl::map& m, const isl::set& context) {
-  statement s;
-  s.name = isl_map_get_tuple_name(m.get(), isl_dim_in);
-  s.id = isl::manage(isl_map_get_tuple_id(m.get(), isl_dim_in));
-  isl::map coalesced = isl::manage(isl_map_coalesce(m.copy()));
-  require(isl_map_n_basic_map(coalesced.get()) == 1);
-  isl_set* points = isl_set_gist_params(isl_map_range(m.copy()), context.copy());
-  points = isl_set_coalesce(isl_set_remove_redundancies(points));
-  s.points = isl::manage(points);
-  require(isl_set_n_basic_set(s.points.get()) == 1 && isl_set_dim(s.points.get(), isl_dim_div) == 0);
-  s.domain = isl::manage(isl_set_intersect_params(s.points.copy(), context.copy()));
-  isl_pw_multi_aff* it = isl_pw_multi_aff_from_map(isl_map_reverse(m.copy()));
-  s.iterators = isl::manage(isl_pw_multi_aff_gist(it, s.domain.copy()));
-  require(isl_pw_multi_aff_n_piece(s.iterators.get()) == 1);
-  int dims = static_cast<int>(isl_set_dim(s.points.get(), isl_dim_set));
-  s.fixed.resize(static_cast<size_t>(dims));
-  s.defined.assign(static_cast<size_t>(dims), 0);
-  s.lower.resize(static_cast<size_t>(dims));
-  s.upper.resize(static_cast<size_t>(dims));
-  s.bounds.resize(static_cast<size_t>(2 * dims));
-  isl_basic_set* b = isl_set_simple_hull(s.points.copy());  // the set's only basic set
-  require(isl_basic_set_dim(b, isl_dim_div) == 0 || (isl_basic_set_free(b), false));
-  struct data {
-    statement* s;
-    int dims;
-    bool failed = false;
-  } d{&s, dims};
-  isl_basic_set_foreach_constraint(
-      b,
-      [](isl_constraint* c, void* user) -> isl_stat {
-        auto* d = static_cast<data*>(user);
-        try {  // no exception may cross isl's C frames
-          d->failed = !add_constraint(*d->s, isl::manage(isl_basic_set_from_constraint(isl_constraint_copy(c))), c, d->dims);
-        } catch (...) {
-          d->failed = true;
-        }
-        isl_constraint_free(c);
-        return d->failed ? isl_stat_error : isl_stat_ok;
-      },
-      &d);
-  isl_basic_set_free(b);
-  require(!d.failed);
-  for (int i = 0; i < dims; ++i) {
-    auto at = static_cast<size_t>(i);
-    bool single = s.fixed[at] || s.defined[at];
-    require(single ? !s.lower[at] && !s.upper[at] : s.lower[at] && s.upper[at]);
-  }
-  return s;
-}
 
 // The expressions of one call: sets and functions over its statement's points.
 class call_expressions : public expression_maker {
