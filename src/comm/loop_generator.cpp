@@ -177,14 +177,22 @@ private:
   }
 };
 
-// The expressions of one call: sets and functions over its statement's points.
+// The expressions of one call: sets and functions over its statement's points. Simplified on
+// the intervals of the integer analysis when they suffice, with isl's gist otherwise.
 class call_expressions : public expression_maker {
 public:
-  call_expressions(const expr_writer& w, const isl::set& points) : w_(w), points_(points) {}
+  call_expressions(const expr_writer& w, const statement& s) : w_(w), s_(s) {}
 
   // The disjunction of the conjunctions of the set's basic sets (0 when it is empty).
   isl::ast_expr condition(const isl::set& on_schedule) const override {
-    isl::set s = isl::manage(isl_set_coalesce(isl_set_gist(on_schedule.copy(), points_.copy())));
+    if (auto b = condition_on_box(s_, on_schedule)) {
+      if (isl_basic_set_plain_is_empty(b->get()) == isl_bool_true) return w_.number(0);
+      try {
+        return w_.conjunction(b->get());
+      } catch (const not_simple&) {  // a dimension the statement defines: gist writes it without
+      }
+    }
+    isl::set s = isl::manage(isl_set_coalesce(isl_set_gist(on_schedule.copy(), s_.domain.copy())));
     std::vector<isl::basic_set> pieces;
     isl_set_foreach_basic_set(
         s.get(),
@@ -200,8 +208,18 @@ public:
     return out;
   }
 
+  // A function of one piece without existential variables is written as it is: its domain
+  // holds the statement's points (an operation's function is defined on every instance), and the
+  // iterators it was pulled back through are in the loops' terms already. Others are gisted.
   isl::ast_expr value(const isl::pw_aff& on_schedule) const override {
-    isl_aff* a = only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), points_.copy())));
+    if (isl_pw_aff_n_piece(on_schedule.get()) == 1) {
+      isl::aff only = isl::manage(only_piece(on_schedule.copy()));
+      try {
+        return w_.aff(only.get());
+      } catch (const not_simple&) {  // existential variables, or a dimension out of scope
+      }
+    }
+    isl_aff* a = only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), s_.domain.copy())));
     require(a != nullptr);
     try {
       isl::ast_expr e = w_.aff(a);
@@ -215,7 +233,7 @@ public:
 
 private:
   const expr_writer& w_;
-  const isl::set& points_;
+  const statement& s_;
 };
 
 // A statement in a group, with the dimensions it is fixed at inside another statement's loop.
@@ -361,7 +379,7 @@ private:
       isl_aff_free(a);
     }
     c.call = isl::manage(isl_ast_expr_call(isl_ast_expr_from_id(s.id.copy()), args));
-    call_expressions exprs(w_, s.domain);
+    call_expressions exprs(w_, s);
     blocks_.push_back(maker_(s.name, node_context(&exprs, s.iterators)));
     c.block = static_cast<int>(blocks_.size()) - 1;
     std::vector<isl::ast_expr> guard;

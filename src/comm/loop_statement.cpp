@@ -108,6 +108,11 @@ row solved(const row& e, size_t k) {
   return out;
 }
 
+row negated(row r) {
+  for (auto& v : r) v = -v;
+  return r;
+}
+
 // Divides an inequality's variable coefficients by their gcd, the constant rounded down (the
 // integer points stay the same).
 void normalize(row& r) {
@@ -176,6 +181,21 @@ bool involves(const row& r, size_t from, size_t to) {
                      [](int64_t v) { return v != 0; });
 }
 
+// A basic set of `space` with these constraints, each [constant | parameters | set dims].
+isl::basic_set set_from_rows(isl::space space, const std::vector<row>& eqs, const std::vector<row>& ineqs) {
+  isl_ctx* ctx = space.ctx().get();
+  auto matrix = [&](const std::vector<row>& rows) {
+    auto cols = static_cast<unsigned>(1 + isl_space_dim(space.get(), isl_dim_param) + isl_space_dim(space.get(), isl_dim_set));
+    isl_mat* m = isl_mat_alloc(ctx, static_cast<unsigned>(rows.size()), cols);
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (size_t c = 0; c < cols; ++c)
+        m = isl_mat_set_element_val(m, static_cast<int>(r), static_cast<int>(c), isl_val_int_from_si(ctx, rows[r][c]));
+    return m;
+  };
+  return isl::manage(isl_basic_set_from_constraint_matrices(space.release(), matrix(eqs), matrix(ineqs), isl_dim_cst,
+                                                            isl_dim_param, isl_dim_set, isl_dim_div));
+}
+
 class integer_analysis {
 public:
   integer_analysis(const isl::map& m, const isl::set& context) : m_(m), context_set_(context) {
@@ -215,6 +235,13 @@ public:
     file_dimensions(s, known, point_eqs, point_ineqs);
     check_bounds(s);
     build_sets(s, point_eqs, point_ineqs);
+    for (size_t i = 0; i < params_; ++i) s.lo.push_back(known.lo[param(i)]), s.hi.push_back(known.hi[param(i)]);
+    for (size_t d = 0; d < outs_; ++d) s.lo.push_back(known.lo[out(d)]), s.hi.push_back(known.hi[out(d)]);
+    s.constraints = compact(point_ineqs);
+    for (const auto& e : compact(point_eqs)) {
+      s.constraints.push_back(e);
+      s.constraints.push_back(negated(e));
+    }
     return s;
   }
 
@@ -344,11 +371,6 @@ private:
     ineqs_ = std::move(dims);
   }
 
-  static row negated(row r) {
-    for (auto& v : r) v = -v;
-    return r;
-  }
-
   // Per schedule dimension, outermost first: its definition, or its one lower and one upper
   // bound after those another bound implies on the box are dropped.
   void file_dimensions(statement& s, box& known, std::vector<row>& point_eqs, std::vector<row>& point_ineqs) {
@@ -428,20 +450,20 @@ private:
 
   // A basic set of the schedule space with these constraints.
   isl::basic_set set_of(const std::vector<row>& eqs, const std::vector<row>& ineqs) const {
-    isl_ctx* ctx = isl_map_get_ctx(m_.get());
-    size_t cols = 1 + params_ + outs_;
-    auto matrix = [&](const std::vector<row>& rows) {
-      isl_mat* m = isl_mat_alloc(ctx, static_cast<unsigned>(rows.size()), static_cast<unsigned>(cols));
-      for (size_t r = 0; r < rows.size(); ++r) {
-        auto set = [&](size_t col, int64_t v) { m = isl_mat_set_element_val(m, static_cast<int>(r), static_cast<int>(col), isl_val_int_from_si(ctx, v)); };
-        set(0, rows[r][0]);
-        for (size_t i = 0; i < params_; ++i) set(1 + i, rows[r][param(i)]);
-        for (size_t d = 0; d < outs_; ++d) set(1 + params_ + d, rows[r][out(d)]);
-      }
-      return m;
-    };
-    return isl::manage(isl_basic_set_from_constraint_matrices(set_space().release(), matrix(eqs), matrix(ineqs), isl_dim_cst,
-                                                              isl_dim_param, isl_dim_set, isl_dim_div));
+    return set_from_rows(set_space(), compact(eqs), compact(ineqs));
+  }
+
+  // Rows without the instance dims' columns (all zero once they are solved).
+  std::vector<row> compact(const std::vector<row>& rows) const {
+    std::vector<row> compacted;
+    for (const auto& r : rows) {
+      row c(1 + params_ + outs_);
+      c[0] = r[0];
+      for (size_t i = 0; i < params_; ++i) c[1 + i] = r[param(i)];
+      for (size_t d = 0; d < outs_; ++d) c[1 + params_ + d] = r[out(d)];
+      compacted.push_back(std::move(c));
+    }
+    return compacted;
   }
 
   void build_sets(statement& s, const std::vector<row>& point_eqs, const std::vector<row>& point_ineqs) const {
@@ -496,6 +518,92 @@ statement analyse_with_isl(const isl::map& m, const isl::set& context) {
   require(!d.failed);
   check_bounds(s);
   return s;
+}
+
+namespace {
+
+// r >= 0 holds where every constraint of `given` and every equality of `equal` does, for the
+// values in the box: alone, or as one of `given`, plus a multiple of one of `equal`, plus a
+// function the box keeps non-negative.
+bool implied(const row& r, const box& b, const std::vector<row>& given, const std::vector<row>& equal) {
+  auto holds = [&](const row& rest) {
+    if (b.always_nonnegative(rest)) return true;
+    for (const auto& e : equal) {
+      size_t k = e.size();
+      while (k-- > 1 && e[k] == 0) {
+      }
+      if (k == 0 || rest[k] % e[k] != 0) continue;
+      row reduced = rest;
+      int64_t times = rest[k] / e[k];
+      for (size_t c = 0; c < reduced.size(); ++c) reduced[c] = checked(static_cast<__int128>(reduced[c]) - static_cast<__int128>(times) * e[c]);
+      if (b.always_nonnegative(reduced)) return true;
+    }
+    return false;
+  };
+  if (holds(r)) return true;
+  return std::any_of(given.begin(), given.end(), [&](const row& g) {
+    row rest(r.size());
+    for (size_t c = 0; c < r.size(); ++c) rest[c] = checked(static_cast<__int128>(r[c]) - g[c]);
+    return holds(rest);
+  });
+}
+
+// The variables the box fixes replaced by their values in each row.
+void substitute_fixed(std::vector<row>& rows, const box& b) {
+  for (row& r : rows)
+    for (size_t k = 1; k < r.size(); ++k)
+      if (b.lo[k] != box::none && b.lo[k] == b.hi[k]) {
+        row value(r.size());
+        value[0] = b.lo[k];
+        substitute(r, k, value);
+      }
+}
+
+// The constraints of `rows` (equalities when `equality`) the box, `given` and the condition's
+// equalities `equal` do not imply; false when one never holds on the box.
+bool keep_unimplied(std::vector<row>& rows, bool equality, const box& b, const std::vector<row>& given,
+                    const std::vector<row>& equal) {
+  std::vector<row> kept;
+  for (row r : rows) {
+    if (!equality) normalize(r);
+    row negative = negated(r);
+    if (b.never_nonnegative(r) || (equality && b.never_nonnegative(negative))) return false;
+    if (implied(r, b, given, equal) && (!equality || implied(negative, b, given, equal))) continue;
+    kept.push_back(std::move(r));
+  }
+  rows = std::move(kept);
+  return true;
+}
+
+}  // namespace
+
+std::optional<isl::basic_set> condition_on_box(const statement& s, const isl::set& on_schedule) {
+  if (s.lo.empty() || isl_set_n_basic_set(on_schedule.get()) != 1) return std::nullopt;
+  isl::space space = isl::manage(isl_set_get_space(on_schedule.get()));
+  auto params = static_cast<size_t>(isl_space_dim(space.get(), isl_dim_param));
+  auto dims = static_cast<size_t>(isl_space_dim(space.get(), isl_dim_set));
+  if (params + dims != s.lo.size() || isl_set_dim(on_schedule.get(), isl_dim_div) != 0) return std::nullopt;
+  for (size_t i = 0; i < params; ++i) {  // the statement's parameters, in its order
+    isl::id a = isl::manage(isl_space_get_dim_id(space.get(), isl_dim_param, static_cast<unsigned>(i)));
+    isl::id b = isl::manage(isl_set_get_dim_id(s.points.get(), isl_dim_param, static_cast<unsigned>(i)));
+    if (a.get() != b.get()) return std::nullopt;
+  }
+  isl::basic_set only = isl::manage(isl_set_simple_hull(on_schedule.copy()));
+  if (isl_basic_set_dim(only.get(), isl_dim_div) != 0) return std::nullopt;
+  try {
+    box b(1 + params + dims);
+    std::copy(s.lo.begin(), s.lo.end(), b.lo.begin() + 1);
+    std::copy(s.hi.begin(), s.hi.end(), b.hi.begin() + 1);
+    auto eqs = rows_of(isl_basic_set_equalities_matrix(only.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+    auto ineqs = rows_of(isl_basic_set_inequalities_matrix(only.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+    substitute_fixed(eqs, b);
+    substitute_fixed(ineqs, b);
+    const std::vector<row> equal = eqs;
+    if (!keep_unimplied(eqs, true, b, s.constraints, {}) || !keep_unimplied(ineqs, false, b, s.constraints, equal)) return isl::manage(isl_basic_set_empty(space.release()));
+    return set_from_rows(space, eqs, ineqs);
+  } catch (const not_simple&) {
+    return std::nullopt;
+  }
 }
 
 std::optional<statement> analyse_with_integers(const isl::map& m, const isl::set& context) {

@@ -52,6 +52,12 @@ struct statement {
   std::vector<std::optional<isl::aff>> lower, upper;
   std::vector<std::optional<isl::basic_set>> bounds;  // per dimension: its lower and upper bound constraint
   std::vector<isl::basic_set> guards;  // constraints on the parameters only
+  // From the integer analysis only: per parameter, then per schedule dimension, the interval its
+  // values lie in over the points (INT64_MIN: unbounded); empty otherwise.
+  std::vector<int64_t> lo, hi;
+  // From the integer analysis only: the points' constraints, each [constant | parameters |
+  // dimensions] >= 0 (an equality as two).
+  std::vector<std::vector<int64_t>> constraints;
 };
 
 /// The statement whose schedule is `m` (instances -> schedule points) in `context` (a set of
@@ -63,6 +69,15 @@ statement analyse(const isl::map& m, const isl::set& context);
 /// box of parameters); std::nullopt for a schedule of another shape: several pieces, existential
 /// variables, an instance dimension no equality gives, bounds the box cannot order.
 std::optional<statement> analyse_with_integers(const isl::map& m, const isl::set& context);
+
+/// A condition over the schedule points of statement `s` (analysed with integers) with the
+/// constraints dropped that the intervals of its parameters and dimensions imply, alone or with
+/// one of the points' constraints, and the parameters
+/// and dimensions fixed there replaced by their values: `false` when it never holds there;
+/// std::nullopt when the condition has several pieces or existential variables, or `s` has no
+/// intervals (isl's gist must simplify it).
+std::optional<isl::basic_set> condition_on_box(const statement& s, const isl::set& on_schedule);
+constexpr int64_t unbounded = INT64_MIN;
 
 /// The same with isl (gist, coalescing, inversion) only: what `analyse` falls back to, and the
 /// reference the integer way is tested against.

@@ -114,7 +114,7 @@ static void x_IO_L1_in_fill(int t0, int t1, int p0, hls::stream<float >& s_in, h
       if ((c0 == p0)) {
         local_x[((((-128) * t0) - (64 * c0)) + c1)] = r_0_w[0];
       }
-      if ((c0 == (p0 + 1))) {
+      if ((c0 >= (p0 + 1))) {
         s_next.write(r_0_w[0]);
       }
     }
@@ -421,7 +421,7 @@ static void y_drain_IO_L1_out_send(int t0, int t1, int p0, hls::stream<float >& 
         }
         r_0 = r_0_w[0];
       }
-      if ((c0 == (p0 + 1))) {
+      if ((c0 >= (p0 + 1))) {
          {
           ap_uint<512> tok = s_from_next.read();
           for (int l = 0; l < 16; ++l) {

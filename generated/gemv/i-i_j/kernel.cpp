@@ -125,7 +125,7 @@ static void A_IO_L1_in_fill(int t0, int t1, int p0, hls::stream<ap_uint<512> >& 
           local_A[((((-128) * t0) - (64 * c0)) + c1)][0 + l] = r_0_w[l];
         }
       }
-      if ((c0 == (p0 + 1))) {
+      if ((c0 >= (p0 + 1))) {
          {
           ap_uint<512> tok;
           for (int l = 0; l < 16; ++l) {
@@ -469,7 +469,7 @@ static void y_drain_IO_L1_out_send(int t0, int t1, int p0, hls::stream<float >& 
           }
           r_0 = r_0_w[0];
         }
-        if ((c0 == (p0 + 1))) {
+        if ((c0 >= (p0 + 1))) {
            {
             ap_uint<512> tok = s_from_next.read();
             for (int l = 0; l < 16; ++l) {
