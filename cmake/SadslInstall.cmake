@@ -14,5 +14,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/sadslConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/sadslConfig.cmake INSTALL_DESTINATION ${SADSL_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/sadslConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/sadslConfig.cmake ${PROJECT_BINARY_DIR}/sadslConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/SadslDependencies.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/SadslDependencies.cmake ${PROJECT_SOURCE_DIR}/cmake/SadslKernel.cmake
         DESTINATION ${SADSL_CMAKE_DIR})

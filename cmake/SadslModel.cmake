@@ -1,26 +1,5 @@
-# sadsl_add_model(<target> NAME <name> DESCRIPTOR <descriptor.json>)
-#
-# Compiles a performance model ahead of time into <target> (an executable, library or OBJECT
-# library defined in the calling directory): at build time `sadsl emit` writes the model's C++
-# source (only rewritten when it changes), which is compiled with the target. The generated code
-# registers itself, and sadsl::model::evaluator then uses it instead of compiling at run time.
-function(sadsl_add_model target)
-  cmake_parse_arguments(ARG "" "NAME;DESCRIPTOR" "" ${ARGN})
-  if(NOT ARG_NAME OR NOT ARG_DESCRIPTOR)
-    message(FATAL_ERROR "sadsl_add_model(${target}): NAME and DESCRIPTOR are required")
-  endif()
-  set(source ${CMAKE_CURRENT_BINARY_DIR}/sadsl_models/${ARG_NAME}.cpp)
-  add_custom_command(
-    OUTPUT ${source}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/sadsl_models
-    COMMAND $<TARGET_FILE:sadsl_cli> emit --descriptor ${ARG_DESCRIPTOR} --name ${ARG_NAME} --register --output ${source}
-    DEPENDS sadsl_cli ${ARG_DESCRIPTOR}
-    COMMENT "Generating C++ for model ${ARG_NAME}"
-    VERBATIM)
-  # No FMA contraction: compiled and interpreted results must be bit-identical.
-  set_source_files_properties(${source} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
-  target_sources(${target} PRIVATE ${source})
-endfunction()
+# The user-facing functions (sadsl_add_model, sadsl_add_kernel), installed with the package.
+include(${CMAKE_CURRENT_LIST_DIR}/SadslKernel.cmake)
 
 # The Odyssey reference models (18 MM + 30 CNN descriptors), compiled ahead of time for the
 # tests and benchmarks. An OBJECT library, so every registration object is linked.

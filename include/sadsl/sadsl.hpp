@@ -29,5 +29,6 @@
 #include "sadsl/driver/compile.hpp"
 #include "sadsl/driver/odyssey_models.hpp"
 #include "sadsl/driver/compiler_models.hpp"
+#include "sadsl/driver/ahead_of_time.hpp"
 #include "sadsl/comm/part_cycles.hpp"
 #include "sadsl/modeling/performance_model.hpp"

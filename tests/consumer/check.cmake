@@ -13,6 +13,9 @@ step(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
 step(${CMAKE_COMMAND} -S ${SOURCE} -B ${WORK}/build -G Ninja -DCMAKE_BUILD_TYPE=Release
      -DCMAKE_PREFIX_PATH=${WORK}/prefix)
 step(${CMAKE_COMMAND} --build ${WORK}/build)
+# Tuned with the models compiled into it: no compiler at run time.
+step(${CMAKE_COMMAND} -E env SADSL_CXX=${WORK}/no-compiler SADSL_CACHE_DIR=${WORK}/cache ${WORK}/build/consumer_tuned)
+message("${output}")
 step(${WORK}/build/consumer ${DESCRIPTORS})
 message("${output}")
 file(REMOVE_RECURSE ${WORK})

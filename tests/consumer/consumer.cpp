@@ -1,20 +1,14 @@
 // What a user's own program does with an installed sadsl: describe a kernel, enumerate its
 // designs, and tune one of them with an evaluation budget (the models: AutoSA's descriptors in
 // the folder given as first argument).
-#include <sadsl/sadsl.hpp>
-
 #include <cstdio>
 #include <filesystem>
 
+#include "consumer_kernel.hpp"
+
 int main(int argc, char** argv) try {
   using namespace sadsl;
-  kernel mm("consumer_mm");
-  param I = mm.param("I", 64), J = mm.param("J", 48), K = mm.param("K", 32);
-  auto A = mm.input<float>("A", {I, K});
-  auto B = mm.input<float>("B", {K, J});
-  auto C = mm.output<float>("C", {I, J});
-  loop i(I), j(J), k(K);
-  C(i, j) += A(i, k) * B(k, j);
+  kernel mm = consumer_mm();
 
   auto ds = designs(mm);
   std::printf("%zu designs\n", ds.size());

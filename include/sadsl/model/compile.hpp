@@ -36,6 +36,9 @@ struct compiled_abi {
 struct emit_options {
   /// Add a static initializer that registers the model with the ahead-of-time registry.
   bool register_ahead_of_time = false;
+  /// Put the model's code in namespace sadsl_model_<hash> instead of an anonymous one, so that
+  /// the sources of several models concatenated make one translation unit (sadsl_add_kernel).
+  bool own_namespace = false;
 };
 
 /// C++ source for `model`: deterministic (same model, byte-identical text), self-contained
