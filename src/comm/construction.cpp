@@ -3,6 +3,7 @@
 
 #include <isl/aff.h>
 #include <isl/id.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -44,12 +45,21 @@ int64_t max_value(const isl::pw_aff& f) {
 
 }  // namespace
 
+// The largest difference y_d - x_d of two elements at the same parameter values is one integer
+// program over the pairs, not two parametric ones (the least and the largest x_d per parameter
+// values) and a maximum of their difference.
 std::vector<int64_t> box_extents(const isl::set& elements) {
   std::vector<int64_t> out;
-  int n = static_cast<int>(isl_set_dim(elements.get(), isl_dim_set));
-  for (int d = 0; d < n; ++d) {
-    isl::pw_aff lo = isl::manage(isl_set_dim_min(elements.copy(), d)), hi = isl::manage(isl_set_dim_max(elements.copy(), d));
-    out.push_back(max_value(hi.sub(lo)) + 1);
+  isl_size n = isl_set_dim(elements.get(), isl_dim_set);
+  isl::set pairs = isl::manage(isl_map_wrap(isl_map_from_domain_and_range(elements.copy(), elements.copy())));
+  for (isl_size d = 0; d < n; ++d) {
+    isl_aff* spread = isl_aff_zero_on_domain(isl_local_space_from_space(isl_set_get_space(pairs.get())));
+    spread = isl_aff_set_coefficient_si(spread, isl_dim_in, static_cast<int>(d), -1);
+    spread = isl_aff_set_coefficient_si(spread, isl_dim_in, static_cast<int>(n + d), 1);
+    isl::val v = isl::manage(isl_set_max_val(pairs.get(), spread));
+    isl_aff_free(spread);
+    SADSL_INTERNAL_ASSERT(v.is_int(), "an unbounded chunk");
+    out.push_back(v.get_num_si() + 1);
   }
   return out;
 }
