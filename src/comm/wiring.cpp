@@ -48,8 +48,7 @@ public:
     SADSL_INTERNAL_ASSERT(from.port >= 0 && to.port >= 0, "a FIFO to a missing port");
     const module_kind& k = a_.modules[static_cast<size_t>(from.kind)];
     const port& p = k.ports[static_cast<size_t>(from.port)];
-    std::vector<std::string> coords;
-    for (int64_t v : k.instances[static_cast<size_t>(from.instance)]) coords.push_back(std::to_string(v));
+    const std::vector<int64_t>& coords = k.instances[static_cast<size_t>(from.instance)];
     fifo f;
     f.name = fmt::format("fifo_{}{}{}_{}", k.name, coords.empty() ? "" : "_", fmt::join(coords, "_"), p.name);
     f.producer_kind = from.kind, f.producer_instance = from.instance, f.producer_port = from.port;
