@@ -195,6 +195,12 @@ private:
         ranges = part_ranges;
       }
       bool transfer = part.iterates == module_part::iteration::chunk_words;
+      if (transfer && kind.dram && o_.dram_bytes_per_cycle < 64) {
+        // The DRAM port's bandwidth bounds the transfer (the timed simulation's port clock).
+        expr bytes = network(kind).pack * expr(type_size(network(kind).element));
+        for (const auto& x : dims) bytes = bytes * x;
+        cost = model::max(cost, bytes / expr(o_.dram_bytes_per_cycle));
+      }
       expr& side = part.previous_tile ? previous : current;
       side = side + cost;
       if (transfer) {
@@ -404,6 +410,9 @@ std::vector<double> model_point(const model::design_model& m, const design_point
 }
 
 model::design_model performance_model(const design& d, const modeling_options& options) {
+  if (!(options.dram_bytes_per_cycle > 0))
+    throw error(fmt::format("performance_model: the DRAM bandwidth must be positive (is {} bytes per cycle)",
+                            options.dram_bytes_per_cycle));
   model::design_model m;
   m.name = d.name();
   m.source = "sadsl";

@@ -23,6 +23,10 @@ struct modeling_options {
   pipeline_timing timing;
   /// As architecture_point::prefer_uram: buffers of 4096 or more elements per bank go to URAM.
   bool prefer_uram = false;
+  /// Bandwidth of each DRAM port (timing_options::dram_bytes_per_cycle of the timed simulation).
+  /// Below 64 (one 512-bit word, the widest a transfer moves per cycle) a DRAM transfer takes at
+  /// least its bytes / this many cycles; at 64 or more that bound never binds and is left out.
+  double dram_bytes_per_cycle = 64;
 };
 
 /// The performance model of design d at the kernel's problem sizes (which stay parameters of the
