@@ -16,6 +16,22 @@
 
 namespace sadsl::comm_isl {
 
+/// The function of a pw_aff with one piece (null otherwise), whatever that piece's domain.
+inline isl_aff* only_piece(__isl_take isl_pw_aff* f) {
+  isl_aff* out = nullptr;
+  if (isl_pw_aff_n_piece(f) == 1)
+    isl_pw_aff_foreach_piece(
+        f,
+        [](isl_set* domain, isl_aff* a, void* user) -> isl_stat {
+          isl_set_free(domain);
+          *static_cast<isl_aff**>(user) = a;
+          return isl_stat_ok;
+        },
+        &out);
+  isl_pw_aff_free(f);
+  return out;
+}
+
 /// { S[x] -> name[affs(x)] } for affs on the space of S.
 inline isl::map map_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
   isl_space* range = isl_space_add_dims(isl_space_set_from_params(isl_space_params(domain.copy())), isl_dim_set,

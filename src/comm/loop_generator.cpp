@@ -1,6 +1,7 @@
 // sadsl's own generator of module programs (loop_generator.hpp).
 #include "loop_generator.hpp"
 
+#include "isl_util.hpp"
 #include "loop_statement.hpp"
 
 #include <isl/aff.h>
@@ -20,22 +21,6 @@
 namespace sadsl::comm_detail {
 
 namespace {
-
-// The function of a pw_aff with one piece (null otherwise), whatever that piece's domain.
-isl_aff* only_piece(__isl_take isl_pw_aff* f) {
-  isl_aff* out = nullptr;
-  if (isl_pw_aff_n_piece(f) == 1)
-    isl_pw_aff_foreach_piece(
-        f,
-        [](isl_set* domain, isl_aff* a, void* user) -> isl_stat {
-          isl_set_free(domain);
-          *static_cast<isl_aff**>(user) = a;
-          return isl_stat_ok;
-        },
-        &out);
-  isl_pw_aff_free(f);
-  return out;
-}
 
 // AST expressions over the iterators c0.. (those in scope) and the parameters.
 class expr_writer {
@@ -213,13 +198,13 @@ public:
   // iterators it was pulled back through are in the loops' terms already. Others are gisted.
   isl::ast_expr value(const isl::pw_aff& on_schedule) const override {
     if (isl_pw_aff_n_piece(on_schedule.get()) == 1) {
-      isl::aff only = isl::manage(only_piece(on_schedule.copy()));
+      isl::aff only = isl::manage(comm_isl::only_piece(on_schedule.copy()));
       try {
         return w_.aff(only.get());
       } catch (const not_simple&) {  // existential variables, or a dimension out of scope
       }
     }
-    isl_aff* a = only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), s_.domain.copy())));
+    isl_aff* a = comm_isl::only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), s_.domain.copy())));
     require(a != nullptr);
     try {
       isl::ast_expr e = w_.aff(a);
@@ -367,7 +352,7 @@ private:
     isl_ast_expr_list* args = isl_ast_expr_list_alloc(isl_id_get_ctx(s.id.get()), 4);
     int n = static_cast<int>(isl_pw_multi_aff_dim(s.iterators.get(), isl_dim_out));
     for (int i = 0; i < n; ++i) {
-      isl_aff* a = only_piece(isl_pw_multi_aff_get_at(s.iterators.get(), i));
+      isl_aff* a = comm_isl::only_piece(isl_pw_multi_aff_get_at(s.iterators.get(), i));
       try {
         require(a != nullptr);
         args = isl_ast_expr_list_add(args, w_.aff(a).release());

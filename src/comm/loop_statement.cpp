@@ -92,11 +92,18 @@ std::vector<row> rows_of(isl_mat* m) {
   return out;
 }
 
+// a + times * b, coefficient by coefficient.
+row plus(const row& a, int64_t times, const row& b) {
+  row out(a.size());
+  for (size_t c = 0; c < a.size(); ++c) out[c] = checked(static_cast<__int128>(a[c]) + static_cast<__int128>(times) * b[c]);
+  return out;
+}
+
 // Replaces variable k of r by e (a row with e[k] == 0): r + r[k] * e.
 void substitute(row& r, size_t k, const row& e) {
   int64_t a = r[k];
   if (a == 0) return;
-  for (size_t c = 0; c < r.size(); ++c) r[c] = checked(static_cast<__int128>(r[c]) + static_cast<__int128>(a) * e[c]);
+  for (size_t c = 0; c < r.size(); ++c) r[c] = checked(static_cast<__int128>(r[c]) + static_cast<__int128>(a) * e[c]);  // in place
   r[k] = 0;
 }
 
@@ -418,9 +425,7 @@ private:
       for (const auto& other : bounds) {
         if (&other == &candidate) continue;
         // candidate: x + f >= 0 (or -x + f >= 0), other: x + g >= 0: implied when g - f >= 0.
-        row diff(other.size());
-        for (size_t c = 0; c < diff.size(); ++c) diff[c] = checked(static_cast<__int128>(other[c]) - candidate[c]);
-        implies_all = implies_all && known.always_nonnegative(diff);
+        implies_all = implies_all && known.always_nonnegative(plus(other, -1, candidate));
       }
       if (implies_all) return &candidate;
     }
@@ -533,18 +538,13 @@ bool implied(const row& r, const box& b, const std::vector<row>& given, const st
       while (k-- > 1 && e[k] == 0) {
       }
       if (k == 0 || rest[k] % e[k] != 0) continue;
-      row reduced = rest;
-      int64_t times = rest[k] / e[k];
-      for (size_t c = 0; c < reduced.size(); ++c) reduced[c] = checked(static_cast<__int128>(reduced[c]) - static_cast<__int128>(times) * e[c]);
-      if (b.always_nonnegative(reduced)) return true;
+      if (b.always_nonnegative(plus(rest, -(rest[k] / e[k]), e))) return true;
     }
     return false;
   };
   if (holds(r)) return true;
   return std::any_of(given.begin(), given.end(), [&](const row& g) {
-    row rest(r.size());
-    for (size_t c = 0; c < r.size(); ++c) rest[c] = checked(static_cast<__int128>(r[c]) - g[c]);
-    return holds(rest);
+    return holds(plus(r, -1, g));
   });
 }
 

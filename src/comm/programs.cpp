@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "isl_util.hpp"
 #include "loop_generator.hpp"
 #include "sadsl/error.hpp"
 
@@ -69,17 +70,7 @@ isl::ast_expr node_context::value(const isl::pw_aff& f) const {
   if (own_ && isl_pw_aff_n_piece(pa) == 1 && isl_pw_multi_aff_isa_multi_aff(iterators_.get()) == isl_bool_true) {
     // One function and one inverse: pulling back the function alone spares the preimage of its
     // domain (which holds every instance, so every point of the call).
-    isl_aff* a = nullptr;
-    isl_pw_aff_foreach_piece(
-        pa,
-        [](isl_set* domain, isl_aff* piece, void* user) -> isl_stat {
-          isl_set_free(domain);
-          *static_cast<isl_aff**>(user) = piece;
-          return isl_stat_ok;
-        },
-        &a);
-    isl_pw_aff_free(pa);
-    a = isl_aff_pullback_multi_aff(a, isl_pw_multi_aff_as_multi_aff(iterators_.copy()));
+    isl_aff* a = isl_aff_pullback_multi_aff(comm_isl::only_piece(pa), isl_pw_multi_aff_as_multi_aff(iterators_.copy()));
     return own_->value(isl::manage(isl_pw_aff_from_aff(a)));
   }
   pa = isl_pw_aff_pullback_pw_multi_aff(pa, iterators_.copy());
