@@ -7,6 +7,7 @@
 // substitution and interval arithmetic give the same loops in microseconds.
 #include "loop_statement.hpp"
 
+#include <isl/aff.h>
 #include <isl/constraint.h>
 #include <isl/map.h>
 #include <isl/mat.h>
@@ -115,6 +116,8 @@ row solved(const row& e, size_t k) {
   return out;
 }
 
+int64_t floor_div(int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0)) ? 1 : 0); }
+
 row negated(row r) {
   for (auto& v : r) v = -v;
   return r;
@@ -160,7 +163,6 @@ struct box {
   void narrow(const row& r, size_t k, bool equality) {
     int64_t a = r[k], c = r[0];
     if (a == 0) return;
-    auto floor_div = [](int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0)) ? 1 : 0); };
     if (a > 0 || equality) {
       int64_t v = -floor_div(c, a);  // ceil(-c / a)
       lo[k] = lo[k] == none ? v : std::max(lo[k], v);
@@ -211,10 +213,10 @@ public:
     isl_map_foreach_basic_map(
         m.get(), [](isl_basic_map* bm, void* user) -> isl_stat { *static_cast<isl_basic_map**>(user) = bm; return isl_stat_ok; }, &b);
     isl::basic_map bmap = isl::manage(b);
-    require(isl_basic_map_dim(b, isl_dim_div) == 0);
     params_ = static_cast<size_t>(isl_basic_map_dim(b, isl_dim_param));
     ins_ = static_cast<size_t>(isl_basic_map_dim(b, isl_dim_in));
     outs_ = static_cast<size_t>(isl_basic_map_dim(b, isl_dim_out));
+    read_existentials(bmap);
     eqs_ = rows_of(isl_basic_map_equalities_matrix(b, isl_dim_cst, isl_dim_param, isl_dim_in, isl_dim_out, isl_dim_div));
     ineqs_ = rows_of(isl_basic_map_inequalities_matrix(b, isl_dim_cst, isl_dim_param, isl_dim_in, isl_dim_out, isl_dim_div));
     context_ = std::make_unique<box>(width());
@@ -230,6 +232,8 @@ public:
 
   statement run() {
     substitute_fixed_params();
+    fix_existentials();
+    fix_pinned_dims();
     solve_instance_dims();
     solve_schedule_equalities();
     statement s;
@@ -260,17 +264,106 @@ private:
   std::unique_ptr<box> context_;
   std::vector<row> iterators_;                // per instance dim: its value
   std::vector<std::pair<size_t, row>> defs_;  // schedule dim (column) = row, innermost first
+  std::vector<std::pair<row, int64_t>> existentials_;  // per existential variable e = floor(row / denominator)
 
-  size_t width() const { return 1 + params_ + ins_ + outs_; }
+  size_t width() const { return 1 + params_ + ins_ + outs_ + existentials_.size(); }
   size_t param(size_t i) const { return 1 + i; }
   size_t in(size_t i) const { return 1 + params_ + i; }
   size_t out(size_t i) const { return 1 + params_ + ins_ + i; }
+  size_t existential(size_t i) const { return 1 + params_ + ins_ + outs_ + i; }
 
   void for_each_row(const std::function<void(row&)>& f) {
     for (auto& r : eqs_) f(r);
     for (auto& r : ineqs_) f(r);
     for (auto& r : iterators_) f(r);
     for (auto& [c, r] : defs_) f(r);
+  }
+
+  // Each existential variable's definition floor(f / d) as (f, d), f in the rows' columns; not
+  // simple when isl does not know one.
+  void read_existentials(const isl::basic_map& b) {
+    isl_size n = isl_basic_map_dim(b.get(), isl_dim_div);
+    if (n == 0) return;
+    isl::basic_set wrapped = isl::manage(isl_basic_map_wrap(b.copy()));  // set dims: in, then out
+    existentials_.assign(static_cast<size_t>(n), {});
+    for (isl_size i = 0; i < n; ++i) {
+      isl_aff* a = isl_basic_set_get_div(wrapped.get(), i);
+      bool known = a && isl_aff_is_nan(a) == isl_bool_false;
+      if (!known) isl_aff_free(a);
+      require(known);
+      isl::aff def = isl::manage(a);
+      isl::val d = isl::manage(isl_aff_get_denominator_val(def.get()));
+      auto scaled = [&](isl_val* v) { return integer(isl_val_mul(v, d.copy())); };
+      row f(width());
+      f[0] = scaled(isl_aff_get_constant_val(def.get()));
+      for (size_t k = 0; k < params_; ++k) f[param(k)] = scaled(isl_aff_get_coefficient_val(def.get(), isl_dim_param, static_cast<int>(k)));
+      for (size_t k = 0; k < ins_ + outs_; ++k) f[in(k)] = scaled(isl_aff_get_coefficient_val(def.get(), isl_dim_in, static_cast<int>(k)));
+      for (size_t k = 0; k < static_cast<size_t>(n); ++k) f[existential(k)] = scaled(isl_aff_get_coefficient_val(def.get(), isl_dim_div, static_cast<int>(k)));
+      existentials_[static_cast<size_t>(i)] = {std::move(f), integer(d.release())};
+    }
+  }
+
+  // An existential variable floor(f / d) whose numerator stays within one multiple of d over the
+  // intervals the constraints give each variable is that multiple, substituted everywhere: the
+  // parts of a tiling with a non-divisor factor have them (`513 floor(i / 513) >= i - 170` with
+  // 0 <= i <= 170, `i mod 513 = 0` with 0 <= i <= 512). Not simple otherwise.
+  void fix_existentials() {
+    if (existentials_.empty()) return;
+    box b = propagated_box();
+    for (size_t i = 0; i < existentials_.size(); ++i) {
+      const auto& [f, d] = existentials_[i];
+      std::optional<__int128> least = b.least(f, 1), greatest = b.least(f, -1);
+      require(least && greatest);
+      int64_t q = floor_div(checked(*least), d);
+      require(q == floor_div(checked(-*greatest), d));
+      row value(width());
+      value[0] = q;
+      for_each_row([&](row& r) { substitute(r, existential(i), value); });
+      for (auto& later : existentials_) substitute(later.first, existential(i), value);
+    }
+  }
+
+  // The instance and schedule dimensions the constraints' intervals pin to one value are that
+  // value, an equality (isl's simplification finds these implicit equalities too): with
+  // `4i0 + i2 = 0`, 0 <= i0 <= 1 and 0 <= i2 <= 3, both are 0, no loop.
+  void fix_pinned_dims() {
+    box b = propagated_box();
+    for (size_t k = in(0); k < existential(0); ++k) {
+      if (b.lo[k] == box::none || b.lo[k] != b.hi[k]) continue;
+      row value(width());
+      value[0] = b.lo[k];
+      for_each_row([&](row& r) { substitute(r, k, value); });
+      row pinned(width());  // x - value = 0
+      pinned[0] = -value[0];
+      pinned[k] = 1;
+      eqs_.push_back(std::move(pinned));
+    }
+  }
+
+  // The context's box narrowed by every constraint, each variable in turn bounded by the others'
+  // intervals, for a few rounds (enough for chains of equalities between instance and schedule
+  // dimensions).
+  box propagated_box() const {
+    box b = *context_;
+    auto narrow_by = [&b](const row& r) {
+      for (size_t k = 1; k < r.size(); ++k) {
+        if (r[k] == 0) continue;
+        row rest = r;
+        rest[k] = 0;
+        std::optional<__int128> greatest = b.least(rest, -1);  // -max(rest)
+        if (!greatest) continue;
+        row implied(r.size());  // r[k] x + max(rest) >= 0
+        implied[0] = checked(-*greatest);
+        implied[k] = r[k];
+        b.narrow(implied, k, false);
+      }
+    };
+    for (int round = 0; round < 3; ++round) {
+      for (const row& e : eqs_) narrow_by(e), narrow_by(negated(e));
+      for (const row& r : ineqs_) narrow_by(r);
+    }
+    for (size_t k = 1; k < b.lo.size(); ++k) require(b.lo[k] == box::none || b.hi[k] == box::none || b.lo[k] <= b.hi[k]);
+    return b;
   }
 
   // The context's single-parameter constraints as intervals (other constraints are left out:
@@ -608,6 +701,11 @@ std::optional<isl::basic_set> condition_on_box(const statement& s, const isl::se
 
 std::optional<statement> analyse_with_integers(const isl::map& m, const isl::set& context) {
   try {
+    if (isl_map_n_basic_map(m.get()) > 1) {  // e.g. a tile loop's statement and its first iteration's
+      isl::map one = isl::manage(isl_map_coalesce(m.copy()));
+      if (isl_map_n_basic_map(one.get()) > 1) return std::nullopt;
+      return integer_analysis(one, context).run();
+    }
     return integer_analysis(m, context).run();
   } catch (const not_simple&) {
     return std::nullopt;

@@ -3,8 +3,8 @@
 // schedule points in the part's context, per schedule dimension a constant, a function of the
 // outer dimensions, or one lower and one upper bound, and the map back from a schedule point to
 // the statement's instance. `analyse` reads that off the statement's schedule with integer
-// arithmetic when the schedule is one conjunction without existential variables (nearly every
-// part), and with isl's gist and coalescing otherwise.
+// arithmetic when the schedule is one conjunction whose existential variables are constant on
+// its intervals (nearly every part), and with isl's gist and coalescing otherwise.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,8 +66,10 @@ struct statement {
 statement analyse(const isl::map& m, const isl::set& context);
 
 /// The same with integer arithmetic only (substitution, interval arithmetic on the context's
-/// box of parameters); std::nullopt for a schedule of another shape: several pieces, existential
-/// variables, an instance dimension no equality gives, bounds the box cannot order.
+/// box of parameters, existential variables replaced by the value their intervals give them,
+/// dimensions pinned by the intervals fixed); std::nullopt for a schedule of another shape:
+/// several pieces after coalescing, an existential variable that varies (a stride), an instance
+/// dimension no equality gives, bounds the box cannot order.
 std::optional<statement> analyse_with_integers(const isl::map& m, const isl::set& context);
 
 /// A condition over the schedule points of statement `s` (analysed with integers) with the
