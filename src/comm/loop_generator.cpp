@@ -177,7 +177,7 @@ public:
       } catch (const not_simple&) {  // a dimension the statement defines: gist writes it without
       }
     }
-    isl::set s = isl::manage(isl_set_coalesce(isl_set_gist(on_schedule.copy(), s_.domain.copy())));
+    isl::set s = isl::manage(isl_set_coalesce(isl_set_gist(on_schedule.copy(), s_.domain().copy())));
     std::vector<isl::basic_set> pieces;
     isl_set_foreach_basic_set(
         s.get(),
@@ -204,7 +204,7 @@ public:
       } catch (const not_simple&) {  // existential variables, or a dimension out of scope
       }
     }
-    isl_aff* a = comm_isl::only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), s_.domain.copy())));
+    isl_aff* a = comm_isl::only_piece(isl_pw_aff_coalesce(isl_pw_aff_gist(on_schedule.copy(), s_.domain().copy())));
     require(a != nullptr);
     try {
       isl::ast_expr e = w_.aff(a);

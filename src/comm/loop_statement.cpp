@@ -566,7 +566,7 @@ private:
 
   void build_sets(statement& s, const std::vector<row>& point_eqs, const std::vector<row>& point_ineqs) const {
     s.points = isl::manage(isl_set_from_basic_set(set_of(point_eqs, point_ineqs).release()));
-    s.domain = isl::manage(isl_set_intersect_params(s.points.copy(), context_set_.copy()));
+    s.context = context_set_;
     isl_space* space = isl_space_reverse(isl_map_get_space(m_.get()));
     isl_aff_list* list = isl_aff_list_alloc(isl_map_get_ctx(m_.get()), static_cast<int>(ins_));
     for (const auto& v : iterators_) list = isl_aff_list_add(list, aff_of(v).release());
@@ -586,9 +586,9 @@ statement analyse_with_isl(const isl::map& m, const isl::set& context) {
   points = isl_set_coalesce(isl_set_remove_redundancies(points));
   s.points = isl::manage(points);
   require(isl_set_n_basic_set(s.points.get()) == 1 && isl_set_dim(s.points.get(), isl_dim_div) == 0);
-  s.domain = isl::manage(isl_set_intersect_params(s.points.copy(), context.copy()));
+  s.context = context;
   isl_pw_multi_aff* it = isl_pw_multi_aff_from_map(isl_map_reverse(m.copy()));
-  s.iterators = isl::manage(isl_pw_multi_aff_gist(it, s.domain.copy()));
+  s.iterators = isl::manage(isl_pw_multi_aff_gist(it, s.domain().copy()));
   require(isl_pw_multi_aff_n_piece(s.iterators.get()) == 1);
   int dims = static_cast<int>(isl_set_dim(s.points.get(), isl_dim_set));
   size(s, dims);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <isl/constraint.h>
+#include <isl/set.h>
 #include <isl/cpp.h>
 #include <isl/val.h>
 
@@ -45,7 +46,7 @@ struct statement {
   std::string name;
   isl::id id;
   isl::set points;              // simplified in the context
-  isl::set domain;              // points and context: what expressions are simplified in
+  isl::set context;             // the part's parameters
   isl::pw_multi_aff iterators;  // schedule point -> instance
   std::vector<std::optional<int64_t>> fixed;
   std::vector<char> defined;  // per dimension: equal to a function of outer dimensions and parameters
@@ -58,6 +59,16 @@ struct statement {
   // From the integer analysis only: the points' constraints, each [constant | parameters |
   // dimensions] >= 0 (an equality as two).
   std::vector<std::vector<int64_t>> constraints;
+
+  /// The points in the context: what isl's gist simplifies expressions in. Made when first asked
+  /// for, as only expressions the intervals cannot simplify need it.
+  const isl::set& domain() const {
+    if (!domain_) domain_ = isl::manage(isl_set_intersect_params(points.copy(), context.copy()));
+    return *domain_;
+  }
+
+private:
+  mutable std::optional<isl::set> domain_;
 };
 
 /// The statement whose schedule is `m` (instances -> schedule points) in `context` (a set of

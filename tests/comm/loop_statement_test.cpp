@@ -33,9 +33,9 @@ void check_like_isl(isl_ctx* ctx, const char* schedule, const char* context) {
   REQUIRE(integers);
   statement& mine = *integers;
   statement reference = analyse_with_isl(m, c);
-  CHECK(isl_set_is_equal(mine.domain.get(), reference.domain.get()) == isl_bool_true);
-  isl::pw_multi_aff a = isl::manage(isl_pw_multi_aff_intersect_domain(mine.iterators.copy(), mine.domain.copy()));
-  isl::pw_multi_aff b = isl::manage(isl_pw_multi_aff_intersect_domain(reference.iterators.copy(), reference.domain.copy()));
+  CHECK(isl_set_is_equal(mine.domain().get(), reference.domain().get()) == isl_bool_true);
+  isl::pw_multi_aff a = isl::manage(isl_pw_multi_aff_intersect_domain(mine.iterators.copy(), mine.domain().copy()));
+  isl::pw_multi_aff b = isl::manage(isl_pw_multi_aff_intersect_domain(reference.iterators.copy(), reference.domain().copy()));
   CHECK(isl_pw_multi_aff_is_equal(a.get(), b.get()) == isl_bool_true);
   REQUIRE(mine.fixed.size() == reference.fixed.size());
   for (size_t d = 0; d < mine.fixed.size(); ++d) {
@@ -44,8 +44,8 @@ void check_like_isl(isl_ctx* ctx, const char* schedule, const char* context) {
     CHECK(mine.defined[d] == reference.defined[d]);
     REQUIRE(mine.lower[d].has_value() == reference.lower[d].has_value());
     if (mine.lower[d]) {
-      CHECK(same_on(*mine.lower[d], *reference.lower[d], mine.domain));
-      CHECK(same_on(*mine.upper[d], *reference.upper[d], mine.domain));
+      CHECK(same_on(*mine.lower[d], *reference.lower[d], mine.domain()));
+      CHECK(same_on(*mine.upper[d], *reference.upper[d], mine.domain()));
     }
   }
   CHECK(mine.guards.size() == reference.guards.size());
