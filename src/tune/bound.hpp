@@ -15,6 +15,8 @@
 // loops: the best factor a free loop can contribute is the best among the chains that still fit
 // the resource budget left by the fixed loops (Pareto frontiers of (resource, factor)).
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +35,11 @@ struct lb_node {
 
 /// Pareto frontier of (resource part, factor part) over the chains of some free loops: the
 /// least factor achievable within each resource budget.
+/// A point of a front: resource factor h, objective factor g.
+struct pair_hg {
+  double h, g;
+};
+
 struct frontier {
   std::vector<double> budget;  ///< ascending
   std::vector<double> best;    ///< strictly descending
@@ -114,6 +121,7 @@ private:
   void collect_direct(int id, std::vector<int>& out) const;
   void build_couplings();
   frontier frontier_for(int monomial, int resource, std::size_t level, double max_budget) const;
+  std::vector<pair_hg> loop_front(std::size_t loop, int resource_table, int objective_table) const;
   double evaluate(int id, const node_state& s) const;
   double monomial_bound(int id, const node_state& s) const;
 
@@ -138,6 +146,8 @@ private:
   std::vector<double> resource_monomial_limit_;
   std::vector<resource_sum> resource_sums_;
   std::vector<monomial_constraint> cross_constraints_;
+  /// Per (loop, resource table, objective table): the loop's front (while couplings are built).
+  mutable std::map<std::tuple<std::size_t, int, int>, std::vector<pair_hg>> loop_fronts_;
   void build_cross_constraints();
   std::vector<int> resource_sum_terms_;
   void build_resource_sum(int root, double limit);

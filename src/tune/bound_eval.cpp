@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include "bound.hpp"
 
@@ -12,12 +14,32 @@ namespace {
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr std::size_t frontier_cap = std::size_t{1} << 20;
 
-struct pair_hg {
-  double h, g;
-};
+bool integral(const std::vector<pair_hg>& points) {
+  return std::all_of(points.begin(), points.end(), [](const pair_hg& p) { return p.h >= 0 && std::floor(p.h) == p.h; });
+}
+
+// Resource factors are usually small integers (PEs, SIMD lanes): then the least objective factor
+// per resource value is kept in an array indexed by it instead of sorting the points (often
+// 10^5 chains or products). Below this many values.
+constexpr double array_cap = double{std::size_t{1} << 20};
+
+// The front of an array of least objective factors per integer resource value.
+std::vector<pair_hg> front_of_least(const std::vector<double>& least) {
+  std::vector<pair_hg> kept;
+  for (std::size_t h = 0; h < least.size(); ++h)
+    if (least[h] < (kept.empty() ? infinity : kept.back().g)) kept.push_back({static_cast<double>(h), least[h]});
+  return kept;
+}
 
 // Keeps the points no other point beats in both resource and factor: ascending h, descending g.
 std::vector<pair_hg> pareto(std::vector<pair_hg> points) {
+  double largest = 0;
+  for (const pair_hg& p : points) largest = std::max(largest, p.h);
+  if (integral(points) && largest < array_cap) {
+    std::vector<double> least(static_cast<std::size_t>(largest) + 1, infinity);
+    for (const pair_hg& p : points) least[static_cast<std::size_t>(p.h)] = std::min(least[static_cast<std::size_t>(p.h)], p.g);
+    return front_of_least(least);
+  }
   std::sort(points.begin(), points.end(), [](const pair_hg& a, const pair_hg& b) { return a.h < b.h || (a.h == b.h && a.g < b.g); });
   std::vector<pair_hg> kept;
   for (const pair_hg& p : points)
@@ -25,7 +47,43 @@ std::vector<pair_hg> pareto(std::vector<pair_hg> points) {
   return kept;
 }
 
+// The front of the products of two fronts' points within `max_budget` (by the array when the
+// factors are integers).
+std::vector<pair_hg> product_front(const std::vector<pair_hg>& a, const std::vector<pair_hg>& b, double max_budget) {
+  double largest = std::min(max_budget, a.empty() || b.empty() ? 0.0 : a.back().h * b.back().h);
+  if (integral(a) && integral(b) && largest < array_cap) {
+    std::vector<double> least(static_cast<std::size_t>(std::max(0.0, largest)) + 1, infinity);
+    for (const pair_hg& x : a)
+      for (const pair_hg& y : b) {
+        double h = x.h * y.h;
+        if (h > max_budget) break;  // b ascends in h
+        auto at = static_cast<std::size_t>(h);
+        least[at] = std::min(least[at], x.g * y.g);
+      }
+    return front_of_least(least);
+  }
+  std::vector<pair_hg> next;
+  for (const pair_hg& x : a)
+    for (const pair_hg& y : b)
+      if (x.h * y.h <= max_budget) next.push_back({x.h * y.h, x.g * y.g});
+  return pareto(std::move(next));
+}
+
 }  // namespace
+
+// One loop's chains as (resource factor, objective factor) pairs, their front; memoized, as
+// many monomials share a loop's factor tables.
+std::vector<pair_hg> bound_model::loop_front(std::size_t loop, int resource_table, int objective_table) const {
+  auto key = std::make_tuple(loop, resource_table, objective_table);
+  if (auto known = loop_fronts_.find(key); known != loop_fronts_.end()) return known->second;
+  std::size_t count = space_.loop_chain_count(loop);
+  std::vector<pair_hg> own(count);
+  for (std::size_t c = 0; c < count; ++c) {
+    own[c].h = resource_table < 0 ? 1.0 : tables_[static_cast<std::size_t>(resource_table)][c];
+    own[c].g = objective_table < 0 ? 1.0 : tables_[static_cast<std::size_t>(objective_table)][c];
+  }
+  return loop_fronts_[key] = pareto(std::move(own));
+}
 
 frontier bound_model::frontier_for(int monomial, int resource, std::size_t level, double max_budget) const {
   const lb_node& m = nodes_[static_cast<std::size_t>(monomial)];
@@ -33,19 +91,9 @@ frontier bound_model::frontier_for(int monomial, int resource, std::size_t level
   std::vector<pair_hg> combined{{1.0, 1.0}};
   for (std::size_t p = level; p < order_.size(); ++p) {
     std::size_t loop = order_[p];
-    std::size_t count = space_.loop_chain_count(loop);
-    std::vector<pair_hg> own(count);
-    for (std::size_t c = 0; c < count; ++c) {
-      own[c].h = q.factors[loop] < 0 ? 1.0 : tables_[static_cast<std::size_t>(q.factors[loop])][c];
-      own[c].g = m.factors[loop] < 0 ? 1.0 : tables_[static_cast<std::size_t>(m.factors[loop])][c];
-    }
-    own = pareto(std::move(own));
+    std::vector<pair_hg> own = loop_front(loop, q.factors[loop], m.factors[loop]);
     if (own.size() * combined.size() > frontier_cap) return {};
-    std::vector<pair_hg> next;
-    for (const pair_hg& a : combined)
-      for (const pair_hg& b : own)
-        if (a.h * b.h <= max_budget) next.push_back({a.h * b.h, a.g * b.g});
-    combined = pareto(std::move(next));
+    combined = product_front(combined, own, max_budget);
   }
   frontier f;
   for (const pair_hg& p : combined) {
@@ -74,7 +122,7 @@ void bound_model::build_couplings() {
   for (std::size_t r = 0; r < resource_monomials_.size(); ++r) {
     int q = resource_monomials_[r];
     // Only a resource that is one monomial as a whole (DSP) couples: a summand of a sum (one
-    // buffer of BRAM) seldom exhausts the device on its own, and each frontier costs a sort.
+    // buffer of BRAM) seldom exhausts the device on its own, and each frontier costs time.
     bool whole_resource = std::any_of(resources_.begin(), resources_.end(), [&](const auto& root) { return root.first == q; });
     if (!whole_resource) continue;
     const lb_node& qn = nodes_[static_cast<std::size_t>(q)];
@@ -90,12 +138,21 @@ void bound_model::build_couplings() {
       }
       if (!touches_free || fixed_min <= 0) continue;
       double max_budget = resource_monomial_limit_[r] / fixed_min;
+      // A frontier depends on the monomial only through its factors on the free loops, which
+      // many monomials share (the terms of one module over different fixed loops): each is
+      // built once.
+      std::map<std::vector<int>, frontier> built;
       for (int m : objective_monomials) {
-        frontier f = frontier_for(m, q, level, max_budget);
-        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, resource_monomial_limit_[r], level, std::move(f)});
+        std::vector<int> free_factors;
+        for (std::size_t p = level; p < loops; ++p) free_factors.push_back(nodes_[static_cast<std::size_t>(m)].factors[order_[p]]);
+        auto known = built.find(free_factors);
+        if (known == built.end()) known = built.emplace(std::move(free_factors), frontier_for(m, q, level, max_budget)).first;
+        const frontier& f = known->second;
+        if (f.budget.size() >= 2) couplings_[static_cast<std::size_t>(m)].push_back({q, resource_monomial_limit_[r], level, f});
       }
     }
   }
+  loop_fronts_.clear();
 }
 
 double bound_model::monomial_bound(int id, const node_state& s) const {

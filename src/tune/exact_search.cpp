@@ -359,6 +359,7 @@ public:
     std::unique_ptr<bound_model> best_bounds;
     double best_nodes = branch_and_bound(space, bounds, track, threads, options.cutoff).estimated_work(all);
     for (std::size_t first = 1; first < space.loops().size() && space.loops().size() > 2; ++first) {
+      if (track.exhausted()) return track.finish(false);  // each bound model takes a while to build
       auto other = std::make_unique<bound_model>(space, goal, search_order(space, first));
       double nodes = branch_and_bound(space, *other, track, threads, options.cutoff).estimated_work(all);
       if (nodes < best_nodes) best_nodes = nodes, best_bounds = std::move(other);
