@@ -125,18 +125,40 @@ TEST_CASE("exact tune_designs searches each design only for what beats the desig
   o.seconds = 0;
   multi_result r = tune_designs(spaces, "exact", o);
   REQUIRE(r.found());
+  REQUIRE(r.per_design.size() == 3);
+  for (size_t d = 0; d < 3; ++d) CHECK(r.per_design[d].design == spaces[d].name());  // in the given order
   CHECK(r.best_index == 1);
   CHECK(r.best().cost == 637832.25);
+  // Searched best first (a short random search ranks kernel3_2 first): no cutoff for it, its own
+  // optimum; kernel0_2 (797115.25 at best) and kernel1_0 (2269248) cannot beat it.
   CHECK_FALSE(r.per_design[1].cut_off);
-  CHECK(r.per_design[0].cost == 797115.25);  // the first design has no cutoff: its own optimum
-  CHECK_FALSE(r.per_design[0].cut_off);
-  CHECK(r.per_design[2].cut_off);            // 2269248 at best: cannot beat 637832.25
+  CHECK(r.per_design[0].cut_off);
+  CHECK(r.per_design[0].complete);
+  CHECK(r.per_design[0].cost > 797115.25);  // not searched below the cutoff: the best met on the way
+  CHECK(r.per_design[2].cut_off);
   CHECK(r.per_design[2].complete);
   o.settings.cutoff_across_designs = false;
   multi_result own = tune_designs(spaces, "exact", o);
   CHECK(own.best().cost == 637832.25);
-  CHECK(own.per_design[2].cost == 2269248.0);  // every design's own optimum
+  CHECK(own.per_design[0].cost == 797115.25);  // every design's own optimum
+  CHECK(own.per_design[2].cost == 2269248.0);
   CHECK_FALSE(own.per_design[2].cut_off);
+}
+
+TEST_CASE("tune_designs stopped before it searched every design lists the others as not found", "[tune][exact]") {
+  std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2"), mm_space("kernel1_0")};
+  std::atomic<bool> stop{true};
+  search_options o;
+  o.seconds = 0;
+  o.stop = &stop;
+  multi_result r = tune_designs(spaces, "exact", o);
+  REQUIRE(r.per_design.size() == 3);
+  size_t unsearched = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    CHECK(r.per_design[d].design == spaces[d].name());
+    unsearched += r.per_design[d].found || r.per_design[d].evaluations > 0 ? 0 : 1;
+  }
+  CHECK(unsearched >= 2);  // the stop ends the loop after the first design it searches
 }
 
 }  // namespace sadsl::tune::testing

@@ -14,7 +14,10 @@ namespace sadsl::tune {
 
 /// The outcome of tuning several designs: the best per design and the best overall.
 struct multi_result {
-  std::vector<search_result> per_design;  ///< in the order of the spaces given
+  /// In the order of the spaces given (the exact search takes them best first, ranked by a short
+  /// random search, so that the cutoff across designs is low early). A design a stop left
+  /// unsearched, or that does not fit, has found = false.
+  std::vector<search_result> per_design;
   /// Index of the best design in per_design; per_design.size() when none found a feasible point.
   std::size_t best_index = 0;
   bool found() const { return best_index < per_design.size(); }
