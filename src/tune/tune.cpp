@@ -38,7 +38,9 @@ std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, c
   auto ranking = make_search("random");
   for (std::size_t d = 0; d < spaces.size(); ++d) {
     search_options quick = options;
-    quick.seconds = 0;
+    // At most a tenth of a time budget goes to the ranking (models evaluated by the interpreter
+    // take microseconds a point).
+    quick.seconds = options.seconds > 0 ? options.seconds / (10.0 * static_cast<double>(spaces.size())) : 0;
     quick.max_evaluations = ranking_evaluations;
     quick.threads = 1;
     quick.cutoff = std::numeric_limits<double>::infinity();
@@ -46,7 +48,7 @@ std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, c
     try {
       search_result r = ranking->run(spaces[d], quick);
       if (r.found) estimate[d] = r.cost;
-    } catch (const does_not_fit&) {  // the exact search reports it in its turn
+    } catch (const error&) {  // only a ranking: the exact search reports it in its turn
     }
     if (options.stop && options.stop->load()) break;
   }
