@@ -33,13 +33,13 @@ struct lb_node {
   std::vector<int> children;
 };
 
-/// Pareto frontier of (resource part, factor part) over the chains of some free loops: the
-/// least factor achievable within each resource budget.
 /// A point of a front: resource factor h, objective factor g.
 struct pair_hg {
   double h, g;
 };
 
+/// Pareto frontier of (resource part, factor part) over the chains of some free loops: the
+/// least factor achievable within each resource budget.
 struct frontier {
   std::vector<double> budget;  ///< ascending
   std::vector<double> best;    ///< strictly descending

@@ -20,8 +20,11 @@ bool integral(const std::vector<pair_hg>& points) {
 
 // Resource factors are usually small integers (PEs, SIMD lanes): then the least objective factor
 // per resource value is kept in an array indexed by it instead of sorting the points (often
-// 10^5 chains or products). Below this many values.
-constexpr double array_cap = double{std::size_t{1} << 20};
+// 10^5 chains or products), when the array is not much longer than the points are many.
+bool use_array(double largest, std::size_t points) {
+  constexpr double cap = double{std::size_t{1} << 20};
+  return largest < cap && largest < 16.0 * static_cast<double>(points) + 1024.0;
+}
 
 // The front of an array of least objective factors per integer resource value.
 std::vector<pair_hg> front_of_least(const std::vector<double>& least) {
@@ -35,7 +38,7 @@ std::vector<pair_hg> front_of_least(const std::vector<double>& least) {
 std::vector<pair_hg> pareto(std::vector<pair_hg> points) {
   double largest = 0;
   for (const pair_hg& p : points) largest = std::max(largest, p.h);
-  if (integral(points) && largest < array_cap) {
+  if (use_array(largest, points.size()) && integral(points)) {
     std::vector<double> least(static_cast<std::size_t>(largest) + 1, infinity);
     for (const pair_hg& p : points) least[static_cast<std::size_t>(p.h)] = std::min(least[static_cast<std::size_t>(p.h)], p.g);
     return front_of_least(least);
@@ -51,7 +54,7 @@ std::vector<pair_hg> pareto(std::vector<pair_hg> points) {
 // factors are integers).
 std::vector<pair_hg> product_front(const std::vector<pair_hg>& a, const std::vector<pair_hg>& b, double max_budget) {
   double largest = std::min(max_budget, a.empty() || b.empty() ? 0.0 : a.back().h * b.back().h);
-  if (integral(a) && integral(b) && largest < array_cap) {
+  if (use_array(largest, a.size() * b.size()) && integral(a) && integral(b)) {
     std::vector<double> least(static_cast<std::size_t>(std::max(0.0, largest)) + 1, infinity);
     for (const pair_hg& x : a)
       for (const pair_hg& y : b) {
