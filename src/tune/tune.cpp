@@ -1,7 +1,7 @@
 #include "sadsl/tune/tune.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -91,8 +91,9 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
   }
   for (std::size_t d = 0; d < spaces.size(); ++d)  // in the given order; a stop leaves some unsearched
     result.per_design.push_back(found[d] ? std::move(*found[d]) : nothing_found(spaces[d], method));
+  // On a tie the design searched first is the best: a later one was cut off at that cost.
   result.best_index = result.per_design.size();
-  for (std::size_t d = 0; d < result.per_design.size(); ++d) {
+  for (std::size_t d : order) {
     const search_result& r = result.per_design[d];
     if (r.found && (!result.found() || r.cost < result.best().cost)) result.best_index = d;
   }
