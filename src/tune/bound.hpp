@@ -120,8 +120,8 @@ private:
   std::vector<std::size_t> loops_of(const model::expr& e);
   void collect_direct(int id, std::vector<int>& out) const;
   void build_couplings();
-  frontier frontier_for(int monomial, int resource, std::size_t level, double max_budget) const;
-  std::vector<pair_hg> loop_front(std::size_t loop, int resource_table, int objective_table) const;
+  frontier frontier_for(int monomial, int resource, std::size_t level, double max_budget);
+  const std::vector<pair_hg>& loop_front(std::size_t loop, int resource_table, int objective_table);
   double evaluate(int id, const node_state& s) const;
   double monomial_bound(int id, const node_state& s) const;
 
@@ -147,7 +147,7 @@ private:
   std::vector<resource_sum> resource_sums_;
   std::vector<monomial_constraint> cross_constraints_;
   /// Per (loop, resource table, objective table): the loop's front (while couplings are built).
-  mutable std::map<std::tuple<std::size_t, int, int>, std::vector<pair_hg>> loop_fronts_;
+  std::map<std::tuple<std::size_t, int, int>, std::vector<pair_hg>> loop_fronts_;
   void build_cross_constraints();
   std::vector<int> resource_sum_terms_;
   void build_resource_sum(int root, double limit);

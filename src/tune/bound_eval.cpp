@@ -76,7 +76,7 @@ std::vector<pair_hg> product_front(const std::vector<pair_hg>& a, const std::vec
 
 // One loop's chains as (resource factor, objective factor) pairs, their front; memoized, as
 // many monomials share a loop's factor tables.
-std::vector<pair_hg> bound_model::loop_front(std::size_t loop, int resource_table, int objective_table) const {
+const std::vector<pair_hg>& bound_model::loop_front(std::size_t loop, int resource_table, int objective_table) {
   auto key = std::make_tuple(loop, resource_table, objective_table);
   if (auto known = loop_fronts_.find(key); known != loop_fronts_.end()) return known->second;
   std::size_t count = space_.loop_chain_count(loop);
@@ -88,13 +88,13 @@ std::vector<pair_hg> bound_model::loop_front(std::size_t loop, int resource_tabl
   return loop_fronts_[key] = pareto(std::move(own));
 }
 
-frontier bound_model::frontier_for(int monomial, int resource, std::size_t level, double max_budget) const {
+frontier bound_model::frontier_for(int monomial, int resource, std::size_t level, double max_budget) {
   const lb_node& m = nodes_[static_cast<std::size_t>(monomial)];
   const lb_node& q = nodes_[static_cast<std::size_t>(resource)];
   std::vector<pair_hg> combined{{1.0, 1.0}};
   for (std::size_t p = level; p < order_.size(); ++p) {
     std::size_t loop = order_[p];
-    std::vector<pair_hg> own = loop_front(loop, q.factors[loop], m.factors[loop]);
+    const std::vector<pair_hg>& own = loop_front(loop, q.factors[loop], m.factors[loop]);
     if (own.size() * combined.size() > frontier_cap) return {};
     combined = product_front(combined, own, max_budget);
   }
