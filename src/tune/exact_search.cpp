@@ -98,13 +98,15 @@ public:
     std::vector<std::uint32_t> chain(loops_, 0);
     const std::size_t samples = std::min<std::size_t>(8, surviving);
     double passed = 0, tried = 0;
+    std::vector<int> term_order = bounds_.direct_terms();
     for (std::size_t k = 0; k < samples; ++k) {
       chain[first] = roots[k * surviving / samples].second;
       for (std::uint32_t c : candidates[second]) {
         chain[second] = c;
         node_state s{2, chain.data()};
         tried += 1;
-        passed += bounds_.objective_bound(s) <= incumbent() && !bounds_.resources_exceed(s);
+        // As descend() prunes: a direct term is far cheaper than the whole bound.
+        passed += !pruned_by_terms(term_order, s) && !bounds_.resources_exceed(s) && bounds_.objective_bound(s) <= incumbent();
       }
     }
     double per_root = static_cast<double>(candidates[second].size()) * (1.0 + passed / tried * 0.005 * static_cast<double>(candidates[last].size()));
@@ -135,10 +137,12 @@ private:
     std::size_t first = bounds_.order()[0];
     std::vector<std::uint32_t> chain(loops_);
     std::vector<std::pair<double, std::uint32_t>> roots;
+    std::vector<int> term_order = bounds_.direct_terms();
     for (std::uint32_t c : (*candidates_)[first]) {
       chain[first] = c;
       node_state s{1, chain.data()};
-      if (loops_ > 1 && bounds_.resources_exceed(s)) continue;
+      // A root a direct term prunes would be pruned when its turn comes (the incumbent only falls).
+      if (loops_ > 1 && (pruned_by_terms(term_order, s) || bounds_.resources_exceed(s))) continue;
       roots.emplace_back(loops_ > 1 ? bounds_.objective_bound(s) : 0.0, c);
     }
     std::sort(roots.begin(), roots.end());
@@ -169,11 +173,11 @@ private:
   }
 
   // Tries the direct terms, most recently useful first; moves a pruning one to the front.
-  bool pruned_by_terms(worker_state& w, const node_state& s) {
+  bool pruned_by_terms(std::vector<int>& term_order, const node_state& s) const {
     double limit = incumbent();
-    for (std::size_t t = 0; t < w.term_order.size(); ++t) {
-      if (bounds_.term_bound(w.term_order[t], s) <= limit) continue;
-      std::rotate(w.term_order.begin(), w.term_order.begin() + static_cast<long>(t), w.term_order.begin() + static_cast<long>(t) + 1);
+    for (std::size_t t = 0; t < term_order.size(); ++t) {
+      if (bounds_.term_bound(term_order[t], s) <= limit) continue;
+      std::rotate(term_order.begin(), term_order.begin() + static_cast<long>(t), term_order.begin() + static_cast<long>(t) + 1);
       return true;
     }
     return false;
@@ -186,7 +190,7 @@ private:
       if (++w.since_check % 4096 == 0 && check_budget(w)) return;
       w.chain[loop] = c;
       node_state s{level + 1, w.chain.data()};
-      if (pruned_by_terms(w, s) || bounds_.resources_exceed(s) || bounds_.objective_bound(s) > incumbent()) continue;
+      if (pruned_by_terms(w.term_order, s) || bounds_.resources_exceed(s) || bounds_.objective_bound(s) > incumbent()) continue;
       if (level + 2 == loops_) leaf(w);
       else descend(w, level + 1);
     }
