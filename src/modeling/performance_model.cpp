@@ -79,8 +79,9 @@ public:
         bram = bram + copies * memory(kind, b, false);
         uram = uram + copies * memory(kind, b, true);
       }
-      if (kind.dram) offchip = offchip + active_ * words_ * network(kind).pack * expr(type_size(network(kind).element));
+      if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
     }
+    for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
     modeling::pe_frame pe = frame_of_pe(a);
     std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
     modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
@@ -108,6 +109,15 @@ private:
     std::vector<int> cluster_order;
     int buffered_level = 1;
   };
+
+  // The words a top-level module moves in a run (its transfer part's words per tile, in every
+  // tile it runs in) go to the DRAM port of its tensor.
+  void add_port_bytes(const tensor_id& tensor, const module_kind& kind) {
+    expr bytes = active_ * words_ * network(kind).pack * expr(type_size(network(kind).element));
+    auto port = std::find_if(m_.dram_ports.begin(), m_.dram_ports.end(), [&](const model::dram_port& p) { return p.tensor == tensor; });
+    if (port == m_.dram_ports.end()) m_.dram_ports.push_back({tensor, bytes});
+    else port->bytes = port->bytes + bytes;
+  }
 
   const network_terms& network(const module_kind& k) const { return networks_.at(static_cast<size_t>(k.network)); }
 

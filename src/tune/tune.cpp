@@ -125,6 +125,16 @@ void add_params(nlohmann::ordered_json& j, const design_space& space, const sear
   j["origins"] = origins;
 }
 
+// Bytes per DRAM port (tensor) at the point; null when nothing was found or the model gives no
+// split (AutoSA's descriptors).
+nlohmann::ordered_json port_bytes(const design_space& space, const search_result& r) {
+  const auto& ports = space.model().dram_ports;
+  if (!r.found || ports.empty() || r.params.size() != space.model().params.size()) return nullptr;
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const model::dram_port& p : ports) j[p.tensor.name()] = integer_or_real(model::evaluate(p.bytes, r.params));
+  return j;
+}
+
 void add_throughput(nlohmann::ordered_json& j, const std::optional<workload>& work, double seconds_per_run) {
   if (!work) {
     j["operations"] = nullptr;
@@ -179,6 +189,7 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   j["bram18k_fraction"] = dev.bram18k > 0 ? m.bram18k / dev.bram18k : 0.0;
   j["uram_fraction"] = dev.uram > 0 ? m.uram / dev.uram : 0.0;
   j["offchip_bytes"] = m.offchip_bytes;
+  j["offchip_bytes_per_port"] = port_bytes(space, r);
   j["device"] = dev.name;
   j["usable_fraction"] = dev.usable_fraction;
   j["objective"] = goal.name();

@@ -112,6 +112,7 @@ TEST_CASE("compile tunes every design that has a descriptor and builds the tuned
   CHECK(cfg["design"] == best.name());
   CHECK(cfg["source"].get<std::string>().rfind("AutoSA descriptor gemm/kernel", 0) == 0);
   CHECK(cfg["proven_optimal"] == true);
+  CHECK(cfg["offchip_bytes_per_port"].is_null());  // AutoSA's descriptors give no split
   CHECK_FALSE(cfg.contains("seconds"));
   for (const auto& [f, v] : p) CHECK(cfg["params"][best.name_of(f)] == v);
   REQUIRE(r.tuned_architecture);
@@ -124,6 +125,32 @@ TEST_CASE("compile tunes every design that has a descriptor and builds the tuned
   std::ifstream in(o.output / "tuned.json");
   CHECK(nlohmann::ordered_json::parse(in) == cfg);
   fs::remove_all(o.output);
+}
+
+TEST_CASE("with sadsl's own models the tuned configuration gives each DRAM port's bytes") {
+  kernel k = catalog::fir();
+  k.get_param("N").set(256);
+  compile_options o;
+  o.verify = false;
+  o.models = compiler_models();
+  o.search.seconds = 0;
+  compile_result r = compile(k, o);
+  REQUIRE(r.tuned());
+  auto cfg = r.tuned_configuration();
+  const auto& ports = cfg["offchip_bytes_per_port"];
+  REQUIRE(ports.is_object());
+  std::vector<std::string> tensors;
+  double total = 0;
+  for (const auto& [tensor, bytes] : ports.items()) {
+    tensors.push_back(tensor);
+    CHECK(bytes.get<double>() > 0);
+    total += bytes.get<double>();
+  }
+  std::sort(tensors.begin(), tensors.end());
+  CHECK(tensors == std::vector<std::string>{"h", "x", "y"});
+  CHECK(total == cfg["offchip_bytes"].get<double>());
+  // y is written once: N fp32 elements.
+  CHECK(ports["y"] == 4 * 256);
 }
 
 TEST_CASE("a model whose problem sizes are not the kernel's") {

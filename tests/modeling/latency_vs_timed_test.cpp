@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct row {
   double model = 0;
   int64_t timed = 0;
   bool legal = true, resources_exact = true;
+  std::string ports;  // "" when the model's bytes per DRAM port are the timed run's, else the first difference
   bool partial_sums = false;  // the PEs forward partial sums along a space loop (a flow group along it)
   double error() const { return (model - static_cast<double>(timed)) / static_cast<double>(timed); }
 };
@@ -50,6 +52,24 @@ design_point point_of(const design& d, const named_point& p, std::string& text) 
   }
   for (const auto& [n, v] : own) text += fmt::format("{}{}={}", text.empty() ? "" : " ", n, v);
   return point_by_name(d, own);
+}
+
+// "" when the model's bytes per DRAM port at x are the bytes the run moved through each tensor's
+// port (read and written), and every tensor the run moved has a port in the model.
+std::string port_difference(const model::design_model& m, const std::vector<double>& x, const timed_result& t) {
+  std::map<std::string, int64_t> moved = t.dram_bytes_read;
+  for (const auto& [tensor, bytes] : t.dram_bytes_written) moved[tensor] += bytes;
+  double total = 0;
+  for (const auto& port : m.dram_ports) {
+    double want = static_cast<double>(moved[port.tensor.name()]), got = model::evaluate(port.bytes, x);
+    if (got != want) return fmt::format("{}: model {} bytes, timed run {}", port.tensor.name(), got, want);
+    moved.erase(port.tensor.name());
+    total += got;
+  }
+  for (const auto& [tensor, bytes] : moved)
+    if (bytes != 0) return fmt::format("{}: no port in the model, timed run {} bytes", tensor, bytes);
+  if (total != model::evaluate(m.offchip_bytes, x)) return "the ports do not sum to offchip_bytes";
+  return "";
 }
 
 // The model and the timed simulation at point `point` (its factors printed as `text`).
@@ -69,6 +89,7 @@ row compare(const design& d, const model::design_model& m, const design_point& p
   resource_counts want = count_resources(a);
   r.resources_exact = got.dsp == static_cast<double>(want.dsp) && got.bram18k == static_cast<double>(want.bram18k) &&
                       got.uram == static_cast<double>(want.uram);
+  r.ports = port_difference(m, x, t);
   for (const auto& n : a.networks)
     for (const auto& st : d.band->source->statements())
       r.partial_sums = r.partial_sums || (n.along && st.write.tensor->id() == n.tensor);
@@ -114,6 +135,7 @@ TEST_CASE("MM models: latency within 2% of the timed simulation, all 18 designs 
   for (const auto& r : rows) {
     INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
     CHECK(std::abs(r.error()) <= 0.02);
+    CHECK(r.ports == "");
   }
 }
 
@@ -194,11 +216,13 @@ TEST_CASE("CNN, MTTKRP and TTMc models: latency within 2% of the timed simulatio
   for (const auto& r : rows) {
     INFO(r.label << " " << r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
     CHECK(r.resources_exact);
+    CHECK(r.ports == "");
     CHECK(std::abs(r.error()) <= 0.02);
   }
   for (const auto& r : reducing) {
     INFO(r.label << " " << r.design << " at " << r.point);
     CHECK(r.resources_exact);
+    CHECK(r.ports == "");
   }
 }
 

@@ -101,6 +101,13 @@ struct module_latency {
   std::optional<loop_tree> epilogue;  ///< storing the last tile (output modules)
 };
 
+/// The bytes one DRAM port moves in a run, read and written: the port of one tensor (generated
+/// HLS gives each tensor its own m_axi bundle).
+struct dram_port {
+  tensor_id tensor;
+  expr bytes;
+};
+
 /// A complete model. Expressions refer to parameters by their index in `params`; inferred
 /// parameters depend only on parameters before them.
 struct design_model {
@@ -113,6 +120,9 @@ struct design_model {
   expr uram;
   expr lut;
   expr offchip_bytes;
+  /// offchip_bytes split by DRAM port, in the order the ports first appear; empty when the
+  /// model's source gives no split (AutoSA's descriptors). Reported at a point, not searched.
+  std::vector<dram_port> dram_ports;
   std::vector<constraint> constraints;
 
   /// Index of the parameter called `name`; throws sadsl::error naming the model if there is none.
