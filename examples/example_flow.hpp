@@ -21,7 +21,7 @@ inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>&
   kernel k = describe();
   compile_options options;
   options.output = argc > 1 ? argv[1] : "generated/" + k.name();
-  options.models = compiler_models();
+  options.models = compiler_models(options.device);  // the device's DRAM bandwidth per port
   options.method = "exact";
   options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
   options.hls.sim_include = "../../../include/sadsl/sim";  // from generated/<kernel>/<design>/ (make csim)

@@ -1,5 +1,7 @@
 #include "sadsl/driver/compiler_models.hpp"
 
+#include <fmt/format.h>
+
 #include "sadsl/error.hpp"
 
 namespace sadsl {
@@ -12,6 +14,14 @@ model_source compiler_models(const modeling_options& options) {
       return std::nullopt;  // outside what the builder models yet: the design is not tuned
     }
   };
+}
+
+model_source compiler_models(const tune::device& device, modeling_options options) {
+  if (!(device.clock_mhz > 0) || !(device.dram_gbytes_per_second > 0))
+    throw error(fmt::format("compiler_models: device \"{}\" needs a positive clock and DRAM bandwidth (has {} MHz, {} GB/s)",
+                            device.name, device.clock_mhz, device.dram_gbytes_per_second));
+  options.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e9 / (device.clock_mhz * 1e6);
+  return compiler_models(options);
 }
 
 }  // namespace sadsl

@@ -17,13 +17,15 @@ model::device_limits device::limits() const {
 namespace {
 
 // Totals from the vendors' data sheets (Alveo U250/U280/U200, Virtex UltraScale+ VU9P as on AWS F1);
-// the BRAM18K count of the VU9P is Odyssey's (its constraint file lists 4318 usable blocks).
+// the BRAM18K count of the VU9P is Odyssey's (its constraint file lists 4318 usable blocks). DRAM
+// per port: a 64-bit DDR4-2400 channel 19.2 GB/s (the Alveo cards), DDR4-2133 17.064 GB/s (AWS
+// F1's DIMMs), an HBM2 pseudo-channel of the U280 460 / 32 = 14.375 GB/s.
 std::vector<device> builtins() {
   return {
-      {"u200", 6840, 4320, 960, 1182240, 2364480, 0.7, 300, 4},
-      {"u250", 12288, 5376, 1280, 1728000, 3456000, 0.7, 300, 4},
-      {"u280", 9024, 4032, 960, 1303680, 2607360, 0.7, 300, 32},  // 32 HBM pseudo-channels
-      {"vu9p", 6840, 4318, 960, 1182240, 2364480, 0.7, 250, 4},
+      {"u200", 6840, 4320, 960, 1182240, 2364480, 0.7, 300, 4, 19.2},
+      {"u250", 12288, 5376, 1280, 1728000, 3456000, 0.7, 300, 4, 19.2},
+      {"u280", 9024, 4032, 960, 1303680, 2607360, 0.7, 300, 32, 14.375},  // 32 HBM pseudo-channels
+      {"vu9p", 6840, 4318, 960, 1182240, 2364480, 0.7, 250, 4, 17.064},
   };
 }
 
@@ -103,6 +105,9 @@ device device_from_json(const nlohmann::json& description, const std::string& so
   if (ports < 1 || ports > 1024 || ports != std::floor(ports))
     throw error(source + ": \"dram_ports\" must be a whole number from 1 to 1024");
   d.dram_ports = static_cast<int>(ports);
+  d.dram_gbytes_per_second = number(description, "dram_gbytes_per_second", source, false, 19.2);
+  if (!(d.dram_gbytes_per_second > 0) || !std::isfinite(d.dram_gbytes_per_second))
+    throw error(source + ": \"dram_gbytes_per_second\" must be a positive number");
   return d;
 }
 
@@ -122,7 +127,7 @@ device find_device(const std::string& name_or_file) {
 nlohmann::ordered_json to_json(const device& d) {
   return {{"name", d.name}, {"dsp", d.dsp}, {"bram18k", d.bram18k}, {"uram", d.uram}, {"lut", d.lut},
           {"ff", d.ff}, {"usable_fraction", d.usable_fraction}, {"clock_mhz", d.clock_mhz},
-          {"dram_ports", d.dram_ports}};
+          {"dram_ports", d.dram_ports}, {"dram_gbytes_per_second", d.dram_gbytes_per_second}};
 }
 
 }  // namespace sadsl::tune

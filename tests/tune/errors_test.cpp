@@ -88,6 +88,14 @@ TEST_CASE("device JSON", "[tune][device]") {
     CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(std::string(R"({"dsp": 1, "bram18k": 1, "dram_ports": )") + ports + "}"), "d.json"),
                       std::string(ports) == "-1" ? "d.json: \"dram_ports\" must be a non-negative number"
                                                  : "d.json: \"dram_ports\" must be a whole number from 1 to 1024");
+  for (const char* bandwidth : {"0", "-3"})
+    CHECK_THROWS_WITH(device_from_json(nlohmann::json::parse(std::string(R"({"dsp": 1, "bram18k": 1, "dram_gbytes_per_second": )") + bandwidth + "}"), "d.json"),
+                      std::string(bandwidth) == "-3" ? "d.json: \"dram_gbytes_per_second\" must be a non-negative number"
+                                                     : "d.json: \"dram_gbytes_per_second\" must be a positive number");
+  CHECK(d.dram_gbytes_per_second == 19.2);
+  CHECK(device_from_json(nlohmann::json::parse(R"({"dsp": 1, "bram18k": 1, "dram_gbytes_per_second": 4.8})"), "d.json").dram_gbytes_per_second == 4.8);
+  CHECK(to_json(d)["dram_gbytes_per_second"] == 19.2);
+  CHECK(builtin_device("u280").dram_gbytes_per_second == 14.375);
   device u250 = builtin_device("U250");
   CHECK(u250.dsp == 12288);
   CHECK(u250.limits().bram18k == Approx(3763.2));

@@ -9,4 +9,9 @@ namespace sadsl {
 
 model_source compiler_models(const modeling_options& options = {});
 
+/// The same, with the device's DRAM bandwidth per port: options.dram_bytes_per_cycle becomes
+/// dram_gbytes_per_second at clock_mhz (19.2 GB/s at 300 MHz is 64 bytes, one 512-bit word, per
+/// cycle: there the models are those of compiler_models()).
+model_source compiler_models(const tune::device& device, modeling_options options = {});
+
 }  // namespace sadsl

@@ -24,6 +24,9 @@ struct device {
   double clock_mhz = 300;
   /// Independent off-chip memory ports (DDR banks or HBM pseudo-channels).
   int dram_ports = 4;
+  /// Bandwidth of each DRAM port in GB/s (10^9 bytes per second): a 64-bit DDR4-2400 channel
+  /// moves 19.2. compiler_models(device) models transfers with it (bytes per cycle at clock_mhz).
+  double dram_gbytes_per_second = 19.2;
 
   /// Usable DSP, BRAM18K and URAM (total x usable fraction), as the models' feasibility test uses them.
   model::device_limits limits() const;
@@ -38,7 +41,7 @@ std::vector<std::string> builtin_device_names();
 
 /// A device from JSON. Two forms are accepted: sadsl's own
 ///   {"name": "my", "dsp": 1000, "bram18k": 800, "uram": 0, "lut": 1, "ff": 1,
-///    "usable_fraction": 0.7, "clock_mhz": 250, "dram_ports": 2}
+///    "usable_fraction": 0.7, "clock_mhz": 250, "dram_ports": 2, "dram_gbytes_per_second": 19.2}
 /// (dsp and bram18k required) and Odyssey's constraint files
 ///   {"DSP": {"total": 12288, "ratio": 0.7}, "BRAM18K": {...}, "URAM": {...}}.
 /// `source` names the input in error messages.
