@@ -1,6 +1,11 @@
 #include "steps.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <memory>
+#include <system_error>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -49,23 +54,68 @@ tune::workload workload_of(const program& p) {
   return {ops.operations, ops.floating_point};
 }
 
+namespace {
+
+// Each model's evaluator compiles it (a C++ compiler run of a second or two when the cache is
+// cold), so they are made as many at once as there are cores; the first error, in design
+// order, is rethrown once all are done.
+std::vector<std::shared_ptr<const model::evaluator>> evaluators_of(std::vector<model::design_model>& models) {
+  std::vector<std::shared_ptr<const model::evaluator>> made(models.size());
+  std::vector<std::exception_ptr> failed(models.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t m = next++; m < models.size(); m = next++) {
+      try {
+        made[m] = std::make_shared<const model::evaluator>(std::move(models[m]));
+      } catch (...) {
+        failed[m] = std::current_exception();
+      }
+    }
+  };
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> helpers;
+  for (size_t h = 1; h < std::min<size_t>(cores, models.size()); ++h) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads: the ones started share the rest
+    }
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  return made;
+}
+
+}  // namespace
+
 void design_spaces(compile_result& r, const compile_options& o) {
   std::map<param_id, int64_t> values;
   for (const auto& p : r.polyhedral->kernel().params()) values[p.id()] = p.value();
+  std::vector<model::design_model> models;
+  std::vector<std::map<param_id, int64_t>> sizes;
+  std::vector<size_t> modeled;
   for (size_t d = 0; d < r.designs.size(); ++d) {
     std::optional<model::design_model> m = o.models(r.designs[d]);
     if (!m) continue;
-    std::map<param_id, int64_t> sizes;
+    std::map<param_id, int64_t> own;
     for (const auto& p : m->params)
       if (const auto* size = std::get_if<model::problem_size_origin>(&p.origin)) {
         auto v = values.find(size->param);
         if (v == values.end())
           throw error(fmt::format("the model of design {} ({}) has problem size \"{}\", which is no size of kernel \"{}\"",
                                   r.designs[d].name(), m->source, p.name, r.polyhedral->kernel().name()));
-        sizes[size->param] = v->second;
+        own[size->param] = v->second;
       }
-    r.spaces.emplace_back(std::make_shared<const model::evaluator>(std::move(*m)), sizes, o.device);
-    r.space_design.push_back(d);
+    models.push_back(std::move(*m));
+    sizes.push_back(std::move(own));
+    modeled.push_back(d);
+  }
+  std::vector<std::shared_ptr<const model::evaluator>> evaluators = evaluators_of(models);
+  for (size_t m = 0; m < modeled.size(); ++m) {
+    r.spaces.emplace_back(evaluators[m], sizes[m], o.device);
+    r.space_design.push_back(modeled[m]);
   }
 }
 
