@@ -56,3 +56,4 @@ TEST_CASE("generated/mm_passes is what examples/mm_passes writes") { check_examp
 // completion: no ../shared needed, and the output does not depend on time.
 TEST_CASE("generated/gemv is what examples/gemv writes") { check_example("gemv"); }
 TEST_CASE("generated/fir is what examples/fir writes") { check_example("fir"); }
+TEST_CASE("generated/mttkrp is what examples/mttkrp writes") { check_example("mttkrp"); }
