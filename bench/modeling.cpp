@@ -40,6 +40,10 @@ void search_all(const char* what, const std::vector<sadsl::tune::design_space>& 
   // Complete everywhere proves the best over all designs (a design cut off cannot beat it).
   bool proven = true;
   for (const auto& d : r.per_design) proven = proven && (!d.found || d.complete);
+  if (!r.found()) {
+    std::printf("\nexact search over all, %s: %.2f s, nothing found\n", what, s);
+    return;
+  }
   std::printf("\nexact search over all, %s: %.2f s, best %s at %.0f cycles%s\n", what, s, names.at(r.best_index).c_str(),
               r.best().metrics.latency, proven ? " (proven optimal: every design searched to completion)" : "");
   std::fflush(stdout);

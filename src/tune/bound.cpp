@@ -9,8 +9,9 @@
 
 namespace sadsl::tune::detail {
 
-bound_model::bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order)
-    : space_(space), order_(std::move(order)), position_(space.loops().size()) {
+bound_model::bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order,
+                         std::function<bool()> stopped)
+    : space_(space), stopped_(std::move(stopped)), order_(std::move(order)), position_(space.loops().size()) {
   for (std::size_t p = 0; p < order_.size(); ++p) position_[order_[p]] = p;
   param_loops_.resize(space.model().params.size());
   param_loops_known_.assign(space.model().params.size(), false);
@@ -34,6 +35,10 @@ bound_model::bound_model(const design_space& space, const model::expr& goal, std
   }
   build_couplings();
   build_cross_constraints();
+}
+
+void bound_model::poll() {
+  if (stopped_ && ++polls_ % 64 == 0 && stopped_()) throw interrupted{};
 }
 
 void bound_model::build_cross_constraints() {
@@ -205,6 +210,7 @@ int bound_model::multiply(int a, int b) {
 
 int bound_model::relax(const model::expr& e) {
   using model::op;
+  poll();
   std::vector<std::size_t> loops = loops_of(e);
   if (loops.empty()) return constant(model::evaluate(e, space_.parameters(space_.smallest())));
   if (loops.size() == 1) return monomial_of(e, loops[0]);

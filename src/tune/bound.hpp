@@ -15,6 +15,7 @@
 // loops: the best factor a free loop can contribute is the best among the chains that still fit
 // the resource budget left by the fixed loops (Pareto frontiers of (resource, factor)).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -53,8 +54,14 @@ struct node_state {
 
 class bound_model {
 public:
+  /// Thrown by the constructor when `stopped` says so: building the bounds of a large model takes
+  /// a tenth of a second or more, which a small time budget must not overrun.
+  struct interrupted {};
+
   /// `order` is the search's loop order (loop indices); `goal` the objective expression.
-  bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order);
+  /// `stopped` (optional) is asked now and then while the bounds are built.
+  bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order,
+              std::function<bool()> stopped = {});
 
   double objective_bound(const node_state& s) const { return evaluate(objective_root_, s); }
   /// True when some resource's lower bound already exceeds the device limit.
@@ -125,7 +132,12 @@ private:
   double evaluate(int id, const node_state& s) const;
   double monomial_bound(int id, const node_state& s) const;
 
+  /// Asks `stopped_` every 64 calls; throws interrupted when it says so.
+  void poll();
+
   const design_space& space_;
+  std::function<bool()> stopped_;
+  std::uint64_t polls_ = 0;
   std::vector<std::size_t> order_;
   std::vector<std::size_t> position_;  ///< loop -> position in the order
   std::vector<lb_node> nodes_;

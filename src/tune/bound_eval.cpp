@@ -93,6 +93,7 @@ frontier bound_model::frontier_for(int monomial, int resource, std::size_t level
   const lb_node& q = nodes_[static_cast<std::size_t>(resource)];
   std::vector<pair_hg> combined{{1.0, 1.0}};
   for (std::size_t p = level; p < order_.size(); ++p) {
+    poll();
     std::size_t loop = order_[p];
     const std::vector<pair_hg>& own = loop_front(loop, q.factors[loop], m.factors[loop]);
     if (own.size() * combined.size() > frontier_cap) return {};
@@ -146,6 +147,7 @@ void bound_model::build_couplings() {
       // built once.
       std::map<std::vector<int>, frontier> built;
       for (int m : objective_monomials) {
+        poll();
         std::vector<int> free_factors;
         for (std::size_t p = level; p < loops; ++p) free_factors.push_back(nodes_[static_cast<std::size_t>(m)].factors[order_[p]]);
         auto known = built.find(free_factors);

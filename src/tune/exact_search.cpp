@@ -353,7 +353,20 @@ public:
       return track.finish(true);
     }
     if (track.exhausted()) return track.finish(false);
-    bound_model bounds(space, goal, search_order(space, 0));
+    try {
+      return search_to_the_end(space, options, goal, track, threads);
+    } catch (const bound_model::interrupted&) {
+      return track.finish(false);  // a budget ran out while bounds were built
+    }
+  }
+
+private:
+  // The search once its first bounds are asked for: each bound model polls the budget while it
+  // is built (bound_model::interrupted).
+  static search_result search_to_the_end(const design_space& space, const search_options& options, const model::expr& goal,
+                                         tracker& track, unsigned threads) {
+    auto stopped = [&track] { return track.exhausted(); };
+    bound_model bounds(space, goal, search_order(space, 0), stopped);
     // The first incumbent, from the tilings without padding, ignores the cutoff: every design
     // reports a point.
     branch_and_bound search(space, bounds, track, threads);
@@ -364,7 +377,7 @@ public:
     double best_nodes = branch_and_bound(space, bounds, track, threads, options.cutoff).estimated_work(all);
     for (std::size_t first = 1; first < space.loops().size() && space.loops().size() > 2; ++first) {
       if (track.exhausted()) return track.finish(false);  // each bound model takes a while to build
-      auto other = std::make_unique<bound_model>(space, goal, search_order(space, first));
+      auto other = std::make_unique<bound_model>(space, goal, search_order(space, first), stopped);
       double nodes = branch_and_bound(space, *other, track, threads, options.cutoff).estimated_work(all);
       if (nodes < best_nodes) best_nodes = nodes, best_bounds = std::move(other);
     }

@@ -29,8 +29,11 @@ search_result nothing_found(const design_space& space, const std::string& method
   return none;
 }
 
+// The order to search the designs in; `ranked` gets each design's ranking result (a random
+// search), the fallback of a design whose own search a budget ends before it finds a point.
 std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, const std::string& method,
-                                      const search_options& options) {
+                                      const search_options& options, std::vector<std::optional<search_result>>& ranked) {
+  ranked.assign(spaces.size(), std::nullopt);
   std::vector<std::size_t> order(spaces.size());
   for (std::size_t d = 0; d < order.size(); ++d) order[d] = d;
   if (method != "exact" || !options.settings.cutoff_across_designs || spaces.size() < 2) return order;
@@ -48,6 +51,7 @@ std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, c
     try {
       search_result r = ranking->run(spaces[d], quick);
       if (r.found) estimate[d] = r.cost;
+      if (r.found) ranked[d] = std::move(r);
     } catch (const error&) {  // only a ranking: the exact search reports it in its turn
     }
     if (options.stop && options.stop->load()) break;
@@ -65,7 +69,8 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
   auto start = std::chrono::steady_clock::now();
   std::optional<does_not_fit> first_error;
   std::size_t fitting = 0;
-  std::vector<std::size_t> order = search_order(spaces, method, options);
+  std::vector<std::optional<search_result>> ranked;
+  std::vector<std::size_t> order = search_order(spaces, method, options, ranked);
   std::vector<std::optional<search_result>> found(spaces.size());
   for (std::size_t n = 0; n < order.size(); ++n) {
     std::size_t d = order[n];
@@ -83,6 +88,9 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
     try {
       found[d] = search->run(spaces[d], share);
       ++fitting;
+      // The exact search may spend a small budget on its bounds before any point: then the
+      // ranking's best point (method "random", not complete) is the best this design met.
+      if (!found[d]->found && ranked[d]) found[d] = std::move(*ranked[d]);
     } catch (const does_not_fit& e) {
       if (!first_error) first_error = e;
       found[d] = nothing_found(spaces[d], method);

@@ -4,6 +4,7 @@
 // the optimum a full scan of the space finds.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <limits>
 #include <random>
 
@@ -121,4 +122,45 @@ TEST_CASE("exact search: the optimum of every compiler-built FIR design equals a
     ++compared;
   }
   CHECK(compared == 6);
+}
+
+// A budget that runs out while the bounds are built: building them polls the budget (the
+// progress callback stops the search at its first report, which comes from that poll), and
+// tune_designs then reports the design's ranking result, the best point it met.
+TEST_CASE("exact search: a budget spent while the bounds are built stops the search there", "[exact-own]") {
+  std::vector<named_space> spaces = mm_spaces(1024, tune::builtin_device("u250"));
+  std::atomic<bool> stop{false};
+  int reports = 0;
+  tune::search_options o;
+  o.seconds = 0;
+  o.stop = &stop;
+  o.progress_seconds = 0;
+  o.on_progress = [&](const tune::search_progress&) {
+    ++reports;
+    stop = true;
+  };
+  tune::search_result alone = tune::make_search("exact")->run(spaces[0].space, o);
+  CHECK(reports == 1);
+  CHECK_FALSE(alone.found);
+  CHECK_FALSE(alone.complete);
+  CHECK(alone.evaluations == 0);
+
+  stop = false;
+  reports = 0;
+  std::vector<tune::design_space> two = {spaces[0].space, spaces[1].space};
+  tune::multi_result all = tune::tune_designs(two, "exact", o);
+  CHECK(reports == 1);
+  REQUIRE(all.per_design.size() == 2);
+  // The ranking put one first; its exact search stopped while building bounds, so its result is
+  // the ranking's; the stop leaves the other unsearched.
+  int ranked = 0;
+  for (const auto& r : all.per_design)
+    if (r.found) {
+      ++ranked;
+      CHECK(r.method == "random");
+      CHECK_FALSE(r.complete);
+      CHECK(r.evaluations == 20000);
+    }
+  CHECK(ranked == 1);
+  CHECK(all.found());
 }

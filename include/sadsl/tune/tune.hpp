@@ -16,7 +16,9 @@ namespace sadsl::tune {
 struct multi_result {
   /// In the order of the spaces given (the exact search takes them best first, ranked by a short
   /// random search, so that the cutoff across designs is low early). A design a stop left
-  /// unsearched, or that does not fit, has found = false.
+  /// unsearched, or that does not fit, has found = false. A design whose exact search a budget
+  /// ended before it found a point (its bounds not yet built) reports its ranking's result
+  /// (method "random", not complete).
   std::vector<search_result> per_design;
   /// Index of the best design in per_design; per_design.size() when none found a feasible point.
   std::size_t best_index = 0;
