@@ -90,7 +90,7 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
       ++fitting;
       // The exact search may spend a small budget on its bounds before any point: then the
       // ranking's best point (method "random", not complete) is the best this design met.
-      if (!found[d]->found && ranked[d]) found[d] = std::move(*ranked[d]);
+      if (!found[d]->found && !found[d]->complete && ranked[d]) found[d] = std::move(*ranked[d]);
     } catch (const does_not_fit& e) {
       if (!first_error) first_error = e;
       found[d] = nothing_found(spaces[d], method);
