@@ -21,6 +21,7 @@ using detail::bound_model;
 using detail::node_state;
 
 constexpr double slack = 1e-9;  // bounds and the model round differently: never prune a tie
+constexpr std::size_t leaf_checks = 8;  // direct monomials tried per tiling of the last loop
 
 model::expr metric_expression(const model::design_model& m, const objective& goal) {
   switch (goal.kind) {
@@ -172,7 +173,8 @@ private:
     track_.count(w.uncounted);
   }
 
-  // Tries the direct terms, most recently useful first; moves a pruning one to the front.
+  // Tries the direct terms, most recently useful first; moves a pruning one to the front. (All
+  // of them: at a node, unlike a leaf's tiling, the whole bound after them costs far more.)
   bool pruned_by_terms(std::vector<int>& term_order, const node_state& s) const {
     double limit = incumbent();
     for (std::size_t t = 0; t < term_order.size(); ++t) {
@@ -241,7 +243,9 @@ private:
         if (!is_candidate_[c]) continue;
       }
       bool pruned = false;
-      for (std::size_t m = 0; m < n_monomials && !pruned; ++m) {
+      // Only the few monomials that pruned last (moved to the front): a compiler-built model has
+      // hundreds, and checking them all costs more than evaluating the model.
+      for (std::size_t m = 0; m < std::min(n_monomials, leaf_checks) && !pruned; ++m) {
         if (partial[m] * (column[m] ? column[m][c] : 1.0) <= limit) continue;
         std::swap(w.leaf_order[m], w.leaf_order[0]), std::swap(partial[m], partial[0]), std::swap(column[m], column[0]);
         pruned = true;
