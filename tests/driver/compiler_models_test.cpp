@@ -1,6 +1,8 @@
 // compiler_models(device): sadsl's own models with the device's DRAM bandwidth per port.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <sadsl/sadsl.hpp>
 
 #include "../support/test_support.hpp"
@@ -13,10 +15,10 @@ namespace {
 std::string latency_of(const model::design_model& m) { return model::to_string(model::metrics_of(m).latency); }
 
 design mm_design(const kernel& k, const std::string& name) {
-  for (const auto& d : designs(k))
-    if (d.name() == name) return d;
-  FAIL("no design " << name);
-  throw;
+  std::vector<design> ds = designs(k);
+  auto found = std::find_if(ds.begin(), ds.end(), [&](const design& d) { return d.name() == name; });
+  REQUIRE(found != ds.end());
+  return *found;
 }
 
 }  // namespace
