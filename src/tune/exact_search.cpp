@@ -234,6 +234,9 @@ private:
     }
     const std::vector<std::uint32_t>& scan =
         lead < n_monomials ? ascending_.at(bounds_.node(w.leaf_order[lead]).factors[last]) : (*candidates_)[last];
+    // Only the few monomials that pruned last (moved to the front): a compiler-built model has
+    // hundreds, and checking them all costs more than evaluating the model.
+    const std::size_t checked_monomials = std::min(n_monomials, leaf_checks);
     const double lead_partial = lead < n_monomials ? partial[lead] : 0;
     const double* lead_column = lead < n_monomials ? column[lead] : nullptr;
     for (std::uint32_t c : scan) {
@@ -243,9 +246,7 @@ private:
         if (!is_candidate_[c]) continue;
       }
       bool pruned = false;
-      // Only the few monomials that pruned last (moved to the front): a compiler-built model has
-      // hundreds, and checking them all costs more than evaluating the model.
-      for (std::size_t m = 0; m < std::min(n_monomials, leaf_checks) && !pruned; ++m) {
+      for (std::size_t m = 0; m < checked_monomials && !pruned; ++m) {
         if (partial[m] * (column[m] ? column[m][c] : 1.0) <= limit) continue;
         std::swap(w.leaf_order[m], w.leaf_order[0]), std::swap(partial[m], partial[0]), std::swap(column[m], column[0]);
         pruned = true;
