@@ -1,6 +1,9 @@
 // Interpreter, code compiled ahead of time (sadsl_add_model) and code compiled at run time agree
 // bit for bit on 20,000 random points of every Odyssey model (18 MM, 30 CNN), through both the
-// single-point entry and the batch entry (which takes the AVX2 path where available).
+// single-point entry and the batch entry (which takes the AVX2 path where available). The code
+// compiled at run time is the same emitted C++ as the code compiled ahead of time: every MM model
+// and one tile order per CNN dataflow (10 of 30, each order in turn) take the JIT, whose compiler
+// runs take most of this test's time.
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -39,7 +42,8 @@ std::size_t mismatches(const compiled_model& compiled, const std::vector<double>
   return differ;
 }
 
-void check_three_ways(const std::string& kernel, const std::string& design, const std::filesystem::path& cache) {
+void check_three_ways(const std::string& kernel, const std::string& design, const std::filesystem::path& cache,
+                      bool run_time_too = true) {
   design_model model = import_odyssey_descriptor(testing::descriptor(kernel, design));
   interpreter reference(model);
   device_limits u250 = sadsl::tune::builtin_device("u250").limits();
@@ -56,6 +60,7 @@ void check_three_ways(const std::string& kernel, const std::string& design, cons
   const compiled_abi* ahead = find_ahead_of_time(model_hash(model));
   REQUIRE(ahead != nullptr);
   CHECK(mismatches(compiled_model(ahead, nullptr), points, reference_points, expected, u250) == 0);
+  if (!run_time_too) return;
 
   jit_options options;
   options.cache_dir = cache;
@@ -69,7 +74,10 @@ TEST_CASE("MM models: interpreter, ahead-of-time and run-time compiled code agre
   for (const std::string& design : testing::gemm_designs()) check_three_ways("gemm", design, cache.dir);
 }
 
-TEST_CASE("CNN models: interpreter, ahead-of-time and run-time compiled code agree on 20,000 points", "[three-way]") {
+TEST_CASE("CNN models: interpreter and ahead-of-time code agree on 20,000 points, run-time compiled code on 10 models", "[three-way]") {
   testing::temporary_cache cache("three-way-cnn");
-  for (const std::string& design : testing::cnn_designs()) check_three_ways("cnn", design, cache.dir);
+  for (int dataflow = 0; dataflow < 10; ++dataflow)
+    for (int order = 0; order < 3; ++order)
+      check_three_ways("cnn", "kernel" + std::to_string(dataflow) + "_" + std::to_string(order), cache.dir,
+                       order == dataflow % 3);
 }

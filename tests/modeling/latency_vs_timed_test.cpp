@@ -75,7 +75,10 @@ std::string port_difference(const model::design_model& m, const std::vector<doub
 // The model and the timed simulation at point `point` (its factors printed as `text`).
 row compare(const design& d, const model::design_model& m, const design_point& point, std::string label, std::string text) {
   const kernel& k = d.band->source->kernel();
-  row r{d.name(), std::move(label), std::move(text), "", 0, 0};
+  row r;
+  r.design = d.name();
+  r.label = std::move(label);
+  r.point = std::move(text);
   architecture a = build_architecture(d, {point, {}, false});
   buffers data(k);
   data.randomize_inputs(1);
