@@ -51,7 +51,8 @@ public:
   /// Prunes what cannot cost less than the incumbent or `cutoff`.
   branch_and_bound(const design_space& space, const bound_model& bounds, tracker& track, unsigned threads,
                    double cutoff = std::numeric_limits<double>::infinity())
-      : space_(space), bounds_(bounds), track_(track), threads_(threads), loops_(space.loops().size()), cutoff_(cutoff) {
+      : space_(space), bounds_(bounds), track_(track), threads_(threads), loops_(space.loops().size()), cutoff_(cutoff),
+        reserve_each_(track.options().max_evaluations != 0) {
     std::size_t last = bounds_.order()[loops_ - 1];
     for (int m : bounds_.direct_monomials()) {
       int f = bounds_.node(m).factors[last];
@@ -266,6 +267,10 @@ private:
         pruned = total > sum.limit * (1 + 1e-12);
       }
       if (pruned) continue;
+      if (reserve_each_ && !track_.reserve_evaluation()) {
+        stopped_.store(true);
+        break;
+      }
       w.chain[last] = c;
       evaluate_point(w);
       if (++w.since_check % 256 == 0 && check_budget(w)) break;
@@ -299,7 +304,7 @@ private:
     if (const model::compiled_model* compiled = space_.evaluator().compiled()) compiled->evaluate(w.params.data(), &e.metrics, &space_.limits());
     else e.metrics = space_.evaluator().evaluate(w.params, space_.limits());
     e.cost = track_.options().goal.cost(e.metrics, w.params);
-    ++w.uncounted;
+    if (!reserve_each_) ++w.uncounted;
     if (!(e.cost <= track_.best_cost())) return;
     for (std::size_t l = 0; l < loops_; ++l) {
       const tiled_loop& loop = space_.loops()[l];
@@ -319,6 +324,9 @@ private:
   unsigned threads_;
   std::size_t loops_;
   double cutoff_;
+  // With an evaluation budget each evaluation is reserved before it is made, so the budget holds
+  // exactly whatever the threads do; without one, workers count in batches (one atomic add each).
+  bool reserve_each_;
   const std::vector<std::vector<std::uint32_t>>* candidates_ = nullptr;
   std::atomic<std::size_t> next_root_{0};
   std::atomic<bool> stopped_{false};

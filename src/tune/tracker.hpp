@@ -37,6 +37,16 @@ public:
   /// a tie against the current best).
   void offer(const tiling& t, const evaluation& e, bool wins_ties = false);
   void count(std::uint64_t evaluations) { evaluations_.fetch_add(evaluations, std::memory_order_relaxed); }
+  /// Counts one evaluation if the evaluation budget allows it (always without one): searches
+  /// whose workers count in batches reserve each evaluation so that the budget holds exactly.
+  bool reserve_evaluation() {
+    if (!options_.max_evaluations) return true;
+    std::uint64_t used = evaluations_.load(std::memory_order_relaxed);
+    do {
+      if (used >= options_.max_evaluations) return false;
+    } while (!evaluations_.compare_exchange_weak(used, used + 1, std::memory_order_relaxed));
+    return true;
+  }
 
   /// True when the stop flag is set or a budget is used up; also emits progress reports.
   bool exhausted();

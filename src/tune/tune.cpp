@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "sadsl/error.hpp"
 
 namespace sadsl::tune {
@@ -60,10 +62,41 @@ std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, c
   return order;
 }
 
+// One design's search in tune_designs: exact with a budget takes its part of the design's share
+// and, when it does not finish there (and nothing asked to stop), leaves the rest to genetic-mp.
+search_result search_design(const search& method, const design_space& space, const search_options& share) {
+  const double part = share.settings.exact_budget_share;
+  bool budgeted = share.seconds > 0 || share.max_evaluations > 0;
+  if (method.name() != "exact" || !budgeted || part >= 1) return method.run(space, share);
+  search_options exact = share;
+  if (share.seconds > 0) exact.seconds = share.seconds * part;
+  if (share.max_evaluations)
+    exact.max_evaluations = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(static_cast<double>(share.max_evaluations) * part));
+  search_result first = method.run(space, exact);
+  if (first.complete || (share.stop && share.stop->load())) return first;
+  search_options rest = share;
+  rest.cutoff = std::numeric_limits<double>::infinity();
+  if (share.seconds > 0) rest.seconds = std::max(1e-3, share.seconds - first.seconds);
+  if (share.max_evaluations) {
+    if (first.evaluations >= share.max_evaluations) return first;
+    rest.max_evaluations = share.max_evaluations - first.evaluations;
+  }
+  search_result second = make_search("genetic-mp")->run(space, rest);
+  search_result& better = second.found && (!first.found || second.cost < first.cost) ? second : first;
+  better.evaluations = first.evaluations + second.evaluations;
+  better.seconds = first.seconds + second.seconds;
+  better.complete = false;
+  better.cut_off = false;
+  return better;
+}
+
 }  // namespace
 
 multi_result tune_designs(const std::vector<design_space>& spaces, const std::string& method, const search_options& options) {
   if (spaces.empty()) throw error("no designs to tune");
+  double part = options.settings.exact_budget_share;
+  if (!(part > 0 && part <= 1))
+    throw error(fmt::format("search_settings::exact_budget_share must be in (0, 1] (is {})", part));
   auto search = make_search(method);
   multi_result result;
   auto start = std::chrono::steady_clock::now();
@@ -86,7 +119,7 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
       for (const auto& r : found)
         if (r && r->found) share.cutoff = std::min(share.cutoff, r->cost);
     try {
-      found[d] = search->run(spaces[d], share);
+      found[d] = search_design(*search, spaces[d], share);
       ++fitting;
       // The exact search may spend a small budget on its bounds before any point: then the
       // ranking's best point (method "random", not complete) is the best this design met.

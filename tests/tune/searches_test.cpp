@@ -145,6 +145,55 @@ TEST_CASE("exact tune_designs searches each design only for what beats the desig
   CHECK_FALSE(own.per_design[2].cut_off);
 }
 
+TEST_CASE("exact tune_designs: a design the exact search does not finish in its budget is searched by genetic-mp", "[tune][exact]") {
+  std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2")};
+  // 3,000 evaluations a design, of which exact may use 1,500: it proves kernel3_2's optimum in
+  // fewer, not kernel0_2's.
+  search_options o = evaluation_budget(6000, 3);
+  o.settings.cutoff_across_designs = false;
+  multi_result r = tune_designs(spaces, "exact", o);
+  REQUIRE(r.per_design.size() == 2);
+  const search_result& proven = r.per_design[1];
+  CHECK(proven.method == "exact");
+  CHECK(proven.complete);
+  CHECK(proven.cost == 637832.25);
+  CHECK(proven.evaluations <= 1500);
+
+  const search_result& got = r.per_design[0];
+  REQUIRE(got.found);
+  CHECK_FALSE(got.complete);
+  CHECK(got.evaluations <= 3000);
+  search_options exact_only = o;
+  exact_only.max_evaluations = 1500;
+  search_result exact = make_search("exact")->run(spaces[0], exact_only);
+  CHECK_FALSE(exact.complete);
+  CHECK(exact.evaluations == 1500);  // the evaluation budget holds exactly
+  // The better point of exact's 1,500 evaluations and genetic-mp's rest, its method saying whose.
+  search_options rest = o;
+  rest.max_evaluations = 1500;
+  search_result genetic = make_search("genetic-mp")->run(spaces[0], rest);
+  CHECK(got.cost == std::min(exact.cost, genetic.cost));
+  CHECK(got.method == (genetic.cost < exact.cost ? "genetic-mp" : "exact"));
+  CHECK(got.evaluations == exact.evaluations + genetic.evaluations);
+  CHECK(got.cost >= 797115.25);  // never below the design's proven optimum
+
+  // Exact only: its 3,000 evaluations do not finish kernel0_2 either.
+  o.settings.exact_budget_share = 1;
+  search_result alone = tune_designs(spaces, "exact", o).per_design[0];
+  CHECK(alone.method == "exact");
+  CHECK_FALSE(alone.complete);
+  CHECK(alone.evaluations == 3000);
+  // No budget: exact proves both optima whatever the share.
+  o.settings.exact_budget_share = 0.5;
+  o.max_evaluations = 0;
+  for (const auto& each : tune_designs(spaces, "exact", o).per_design) {
+    CHECK(each.method == "exact");
+    CHECK(each.complete);
+  }
+  o.settings.exact_budget_share = 0;
+  CHECK_THROWS_WITH(tune_designs(spaces, "exact", o), "search_settings::exact_budget_share must be in (0, 1] (is 0)");
+}
+
 TEST_CASE("tune_designs stopped before it searched every design lists the others as not found", "[tune][exact]") {
   std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2"), mm_space("kernel1_0")};
   std::atomic<bool> stop{true};

@@ -29,7 +29,11 @@ struct multi_result {
 /// Runs `method` on every space, one after the other, sharing the budget: each design gets an
 /// equal share of the seconds and of the evaluations (a design that finishes early leaves its
 /// time to the next ones). Designs that cannot fit the device (does_not_fit) are skipped (their
-/// result has found == false); if none fits, the first one's error is thrown.
+/// result has found == false); if none fits, the first one's error is thrown. With "exact" and a
+/// budget, a design the exact search does not finish in its part of the share
+/// (search_settings::exact_budget_share) is searched by genetic-mp with the rest: exact where it
+/// finishes in the budget, genetic-mp otherwise. That design's result is the better point of the
+/// two (its method says whose; evaluations and seconds count both searches; not complete).
 multi_result tune_designs(const std::vector<design_space>& spaces, const std::string& method, const search_options& options);
 
 /// The work of one run of the kernel at the tuned problem sizes, computed by the caller from the
