@@ -94,6 +94,10 @@ public:
   /// elements with params t0.. and p0.. (the leaf's grid coordinates).
   isl::set chunk(const network_plan& n) const;
   mutable std::map<const network_plan*, isl::set> chunks_;  // computed once per network
+  /// box_origin(chunk(n)): where the leaf's chunk starts, per stored dim (a parametric minimum,
+  /// asked by the packing choice for every candidate width and by the PE-side part).
+  const std::vector<isl::pw_aff>& chunk_origin(const network_plan& n) const;
+  mutable std::map<const network_plan*, std::vector<isl::pw_aff>> chunk_origins_;
 
   // --- pe_module.cpp ---
   void build_pe();

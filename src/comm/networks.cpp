@@ -31,10 +31,9 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // Whether every chunk starts at a multiple of `pack` elements along its last dimension, so that it
 // is made of whole words (FIR's x(i + t) with one PE per i starts at odd elements).
-bool words_aligned(const isl::set& chunk, int64_t pack) {
+bool words_aligned(const std::vector<isl::pw_aff>& origin, int64_t pack) {
   if (pack == 1) return true;
-  isl::pw_aff origin = box_origin(chunk).back();
-  isl_pw_aff* rest = isl_pw_aff_mod_val(origin.release(), isl_val_int_from_si(chunk.ctx().get(), pack));
+  isl_pw_aff* rest = isl_pw_aff_mod_val(origin.back().copy(), isl_val_int_from_si(origin.back().ctx().get(), pack));
   return isl::manage(isl_pw_aff_non_zero_set(rest)).is_empty();
 }
 
@@ -121,13 +120,13 @@ void arch_builder::plan_networks() {
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
                                   "divides {} (the buffer's last dimension) and packs at most 512 bits",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last));
-        if (!words_aligned(chunk(n), pack))
+        if (!words_aligned(chunk_origin(n), pack))
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): the chunks of design {} "
                                   "do not start at multiples of {} elements, so they are not whole words",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pack));
       } else {
         pack = 1;  // guarded chunks need not be rectangles
-        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk(n), p); p *= 2)
+        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk_origin(n), p); p *= 2)
           pack = p;
       }
       if (chosen && pack != chosen)
@@ -145,6 +144,12 @@ std::vector<arch_builder::pe_coordinate> arch_builder::leaf_pe(const network_pla
   if (n.edge_dim)
     pe[static_cast<size_t>(*n.edge_dim)].value = n.info.input ? 0 : grid_[static_cast<size_t>(*n.edge_dim)] - 1;
   return pe;
+}
+
+const std::vector<isl::pw_aff>& arch_builder::chunk_origin(const network_plan& n) const {
+  auto it = chunk_origins_.find(&n);
+  if (it == chunk_origins_.end()) it = chunk_origins_.emplace(&n, box_origin(chunk(n))).first;
+  return it->second;
 }
 
 isl::set arch_builder::chunk(const network_plan& n) const {

@@ -24,7 +24,7 @@ std::string tuple_of(const access_ref& a) {
 }  // namespace
 
 module_part arch_builder::pe_side_part(const network_plan& n, int port, int buffer, const std::vector<int64_t>& extents) {
-  std::vector<isl::pw_aff> origin = box_origin(chunk(n));
+  const std::vector<isl::pw_aff>& origin = chunk_origin(n);
   struct access_part {
     std::string tuple;
     int64_t lanes;
