@@ -145,7 +145,12 @@ void arch_builder::build_network_modules(network_plan& n) {
     if (!top) {
       int p0 = isl_set_find_dim_by_name(xfer.get(), isl_dim_param, "p0");
       own = isl::manage(isl_set_equate(xfer.copy(), isl_dim_param, p0, isl_dim_set, static_cast<int>(k)));
-      later = xfer.subtract(own);
+      // xfer has L_k >= p0 (above): the later leaves are L_k >= p0 + 1, a constraint, not a difference.
+      isl_constraint* c = isl_constraint_alloc_inequality(isl_local_space_from_space(isl_set_get_space(xfer.get())));
+      c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(k), 1);
+      c = isl_constraint_set_coefficient_si(c, isl_dim_param, p0, -1);
+      c = isl_constraint_set_constant_si(c, -1);
+      later = isl::manage(isl_set_add_constraint(xfer.copy(), c));
     }
     // A word's position in the buffer: its first element minus the origin of its leaf's chunk.
     std::vector<isl::pw_aff> position;
