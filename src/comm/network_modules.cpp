@@ -64,7 +64,8 @@ void arch_builder::build_network_modules(network_plan& n) {
           ids = isl_id_list_add(ids, isl_id_alloc(params_.ctx().get(), fmt::format("p{}", g).c_str(), nullptr));
         return ids;
       }());
-  isl::map chunk_t = isl::manage(isl_set_unbind_params_insert_domain(by_leaf.release(), leaf_ids));
+  isl::multi_id leaves = isl::manage(leaf_ids);
+  isl::map chunk_t = isl::manage(isl_set_unbind_params_insert_domain(by_leaf.release(), leaves.copy()));
   chunk_t = isl::manage(isl_map_align_params(chunk_t.release(), params_.copy()));
   const int elems = static_cast<int>(isl_map_dim(chunk_t.get(), isl_dim_out));
 
@@ -157,7 +158,13 @@ void arch_builder::build_network_modules(network_plan& n) {
     if (buffered) {
       isl::pw_multi_aff to_leaf = isl::manage(isl_pw_multi_aff_from_map(leaf_of.copy()));
       for (int i = 0; i < elems; ++i) {
-        isl::pw_aff origin = isl::manage(isl_map_dim_min(chunk_t.copy(), i));
+        // The chunk's origin over the leaf's coordinates: its origin over the params p0.., known.
+        isl_multi_pw_aff* by_params = isl_multi_pw_aff_from_pw_aff(
+            isl_pw_aff_align_params(chunk_origin(n)[static_cast<size_t>(i)].copy(), params_.copy()));
+        isl_multi_pw_aff* by_leaf_coords = isl_multi_pw_aff_unbind_params_insert_domain(by_params, leaves.copy());
+        isl::pw_aff origin = isl::manage(isl_multi_pw_aff_get_at(by_leaf_coords, 0));
+        isl_multi_pw_aff_free(by_leaf_coords);
+        origin = isl::manage(isl_pw_aff_align_params(origin.release(), chunk_t.get_space().release()));
         origin = isl::manage(isl_pw_aff_pullback_pw_multi_aff(origin.release(), to_leaf.copy()));
         isl::pw_aff at = isl::manage(isl_pw_multi_aff_get_at(first_element.get(), i));
         position.push_back(at.sub(origin).intersect_domain(xfer).coalesce());

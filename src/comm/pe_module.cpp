@@ -30,13 +30,22 @@ int add_port(module_kind& k, std::string name, bool input, elem_type e, int64_t 
 
 // An operation before its expressions exist: what, where, and the frame points it runs at.
 struct planned_op {
-  operation::kind what;
+  operation::kind what = operation::kind::compute;
   int port = -1, buffer = -1, slot = 0;
   int64_t lanes = 1;
   bool vector = false;
   std::optional<isl::set> when;        // over the frame
   std::vector<isl::pw_aff> index;      // over the frame
 };
+
+planned_op plan_op(operation::kind what, int port, int buffer, int slot) {
+  planned_op op;
+  op.what = what;
+  op.port = port;
+  op.buffer = buffer;
+  op.slot = slot;
+  return op;
+}
 
 }  // namespace
 
@@ -115,14 +124,14 @@ void arch_builder::build_pe() {
     std::vector<planned_op>& ops = plans[s.name()];
     auto points = [&](const isl::union_set& u) { return frame_points(f, u.extract_set(s.domain.space())); };
     auto port_op = [&](operation::kind what, int port, int slot, const access_ref& a, const isl::set& when) {
-      planned_op op{what, port, -1, slot};
+      planned_op op = plan_op(what, port, -1, slot);
       op.lanes = token_lanes(a, op.vector);
       op.when = when;
       ops.push_back(std::move(op));
     };
     auto local_op = [&](operation::kind what, const access_ref& a, int slot, const isl::set& when) {
       const access_info& acc = s.access(a);
-      planned_op op{what, -1, local_buffers_.at(acc.tensor->id()), slot};
+      planned_op op = plan_op(what, -1, local_buffers_.at(acc.tensor->id()), slot);
       op.when = when;
       isl::pw_multi_aff index = stored_index(a);
       const auto& o = origin.at(acc.tensor->id());
@@ -150,7 +159,7 @@ void arch_builder::build_pe() {
       }
     }
     int result = static_cast<int>(s.reads.size());
-    ops.push_back(planned_op{operation::kind::compute, -1, -1, result});
+    ops.push_back(plan_op(operation::kind::compute, -1, -1, result));
     access_ref w{s.id, -1};
     const access_route* route = find_route(routes_.writes, w);
     SADSL_INTERNAL_ASSERT(route, "no route for a write");
