@@ -52,7 +52,9 @@ struct compile_options {
   int64_t verify_size = 12;
   /// Where the designs' models come from; empty: the designs are not tuned.
   model_source models;
-  /// The device to tune for, the search method and its budget (exact: to the proven optimum).
+  /// The device to tune for, the search method and its budget (exact: to the proven optimum of
+  /// each design it finishes in half of that design's share of the budget, genetic-mp with the
+  /// rest otherwise; tune::search_settings::exact_budget_share).
   tune::device device = tune::builtin_device("u250");
   std::string method = "exact";
   tune::search_options search;
