@@ -21,13 +21,6 @@ using namespace sadsl::testing;
 
 namespace {
 
-design find_design(const kernel& k, const std::string& name) {
-  for (const auto& d : designs(k))
-    if (d.name() == name) return d;
-  FAIL("no design " << name);
-  return designs(k).front();
-}
-
 const module_kind* module(const architecture& a, const std::string& name) {
   for (const auto& m : a.modules)
     if (m.name == name) return &m;
@@ -44,12 +37,6 @@ bool has_network(const architecture& a, const std::string& tensor, io_group_kind
   for (const auto& n : a.networks)
     if (n.tensor.name() == tensor && n.kind == kind && n.input == input) return true;
   return false;
-}
-
-kernel mm_at(int64_t n) {
-  kernel k = catalog::mm();
-  for (const char* p : {"I", "J", "K"}) k.get_param(p).set(n);
-  return k;
 }
 
 }  // namespace

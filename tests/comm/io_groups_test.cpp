@@ -11,7 +11,7 @@ using namespace sadsl::testing;
 
 namespace {
 
-const design& find_design(const std::vector<design>& ds, const std::string& name) {
+const design& design_in(const std::vector<design>& ds, const std::string& name) {
   for (const auto& d : ds)
     if (d.name() == name) return d;
   FAIL("no design " << name);
@@ -47,7 +47,7 @@ TEST_CASE("I/O groups of MM [i,j] reproduce paper 003's table (C accumulated in 
   loop i(M), j(N), k(K);
   C(i, j) += A(i, k) * B(k, j);
   auto ds = designs(mm);
-  const design& d = find_design(ds, "[i,j] <[i,j],k>");
+  const design& d = design_in(ds, "[i,j] <[i,j],k>");
   auto g = io_groups(d);
   REQUIRE(g.size() == 4);
   // g1..g4 with A, D and the direction/type paper 002 section 6.1 derives for them.
@@ -67,7 +67,7 @@ TEST_CASE("I/O groups of MM [i,j] reproduce paper 003's table (C accumulated in 
 
 TEST_CASE("I/O groups follow the dataflow: [i,k] passes C between PEs, [i] serves A to each PE") {
   auto ds = designs(catalog::mm());
-  const design& ik = find_design(ds, "[i,k] <[i,j],k>");
+  const design& ik = design_in(ds, "[i,k] <[i,j],k>");
   auto g = io_groups(ik);
   std::vector<std::string> s;
   for (const auto& x : g) s.push_back(summary(ik, x));
@@ -76,7 +76,7 @@ TEST_CASE("I/O groups follow the dataflow: [i,k] passes C between PEs, [i] serve
                                       "C exterior flow (0,1) S1:r C(i, j) S1:w C(i, j)",
                                       "C interior flow (0,0) S1:r C(i, j) S0:w C(i, j)",
                                       "C interior output (0,0) S1:w C(i, j)"});
-  const design& i1 = find_design(ds, "[i] <[i,j],k>");
+  const design& i1 = design_in(ds, "[i] <[i,j],k>");
   s.clear();
   for (const auto& x : io_groups(i1)) s.push_back(summary(i1, x));
   CHECK(s == std::vector<std::string>{"A interior read (0) S1:r A(i, k)", "B exterior read (1) S1:r B(k, j)",

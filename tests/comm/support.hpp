@@ -1,13 +1,31 @@
 #pragma once
 // Helpers of the comm and codegen tests: tilings of the three shapes the sweeps cover, the
-// integer MM kernels.
+// integer MM kernels, a design by name.
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include <sadsl/comm/executor.hpp>
 #include <sadsl/sadsl.hpp>
 
 namespace sadsl::testing {
+
+/// The design of k named `name` (the test fails without one).
+inline design find_design(const kernel& k, const std::string& name) {
+  for (const auto& d : designs(k))
+    if (d.name() == name) return d;
+  FAIL("no design " << name);
+  return designs(k).front();
+}
+
+/// MM with every size n.
+inline kernel mm_at(int64_t n) {
+  kernel k = catalog::mm();
+  for (const char* p : {"I", "J", "K"}) k.get_param(p).set(n);
+  return k;
+}
 
 /// The widest extent of a band loop at the current param values (triangular loops: their
 /// outermost range).

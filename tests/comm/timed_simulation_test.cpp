@@ -17,19 +17,6 @@ using namespace sadsl::testing;
 
 namespace {
 
-design find_design(const kernel& k, const std::string& name) {
-  for (const auto& d : designs(k))
-    if (d.name() == name) return d;
-  FAIL("no design " << name);
-  return designs(k).front();
-}
-
-kernel mm_at(int64_t n) {
-  kernel k = catalog::mm();
-  for (const char* p : {"I", "J", "K"}) k.get_param(p).set(n);
-  return k;
-}
-
 // MM at 2 x 2 x 2, design [i,j] <[i,j],k>, one PE holding all of C (i_t2 = j_t2 = 2), SIMD 1.
 // k_t1 = 2: one tile; k_t1 = 1: two tiles along k (the double buffers of A and B overlap them).
 architecture one_pe_mm(const kernel& k, int64_t k_t1) {

@@ -13,7 +13,6 @@ using sadsl::testing::run_sadsl;
 namespace {
 
 std::string kernel3_2_file() { return testing::descriptor("gemm", "kernel3_2").string(); }
-const std::string optimum = "--size i=1024,j=1024,k=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8";
 
 void check_error(const std::string& arguments, int status, const std::string& message) {
   sadsl::testing::cli_result r = run_sadsl(arguments);
@@ -27,7 +26,7 @@ void check_error(const std::string& arguments, int status, const std::string& me
 
 TEST_CASE("sadsl eval prints the metrics, inferred parameters and origins as JSON", "[cli]") {
   for (std::string extra : {"", " --compiled"}) {
-    auto r = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + optimum + " --device u250 --json" + extra);
+    auto r = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --device u250 --json" + extra);
     REQUIRE(r.status == 0);
     CHECK(r.err.empty());
     auto result = nlohmann::json::parse(r.out);
@@ -53,13 +52,13 @@ TEST_CASE("sadsl eval prints the metrics, inferred parameters and origins as JSO
     // compiled ahead of time).
     CHECK(result["backend"] == (extra.empty() ? "interpreter" : "just-in-time"));
   }
-  auto vu9p = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + optimum + " --device vu9p --json");
+  auto vu9p = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --device vu9p --json");
   CHECK(nlohmann::json::parse(vu9p.out)["feasible"] == false);  // 8600 DSPs > 6840 x 0.7
   std::string constraints = (testing::odyssey_dir() / "constraints" / "single_test.json").string();
-  auto file = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + optimum + " --device " + constraints + " --json");
+  auto file = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --device " + constraints + " --json");
   CHECK(nlohmann::json::parse(file.out)["feasible"] == false);
   // Text unless --json (also when it is given as --json=false).
-  auto text = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + optimum + " --json=false");
+  auto text = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --json=false");
   CHECK(text.status == 0);
   CHECK(text.out.rfind("design            kernel3_2\nsource            AutoSA descriptor ", 0) == 0);
 }
@@ -86,16 +85,16 @@ TEST_CASE("sadsl emit writes the model's C++", "[cli]") {
 
 TEST_CASE("sadsl usage errors", "[cli][errors]") {
   std::string k32 = " --descriptor " + kernel3_2_file() + " ";
-  check_error("eval stray" + k32 + optimum, 2, "sadsl eval: unexpected argument \"stray\"");
+  check_error("eval stray" + k32 + testing::optimum_arguments, 2, "sadsl eval: unexpected argument \"stray\"");
   check_error("eval --descriptor", 2, "sadsl eval: --descriptor: 1 required FILE missing");
-  check_error("eval --descriptor --json " + optimum, 2, "sadsl eval: --descriptor: \"--json\" is an option, not a value");
+  check_error("eval --descriptor --json " + testing::optimum_arguments, 2, "sadsl eval: --descriptor: \"--json\" is an option, not a value");
   check_error("eval --size i=1 --point i_t1=1", 2, "sadsl eval: --descriptor is required");
   check_error("eval" + k32 + "--point i_t1=1", 2, "sadsl eval: --size is required");
   check_error("eval" + k32 + "--size i=1024", 2, "sadsl eval: --point is required");
-  check_error("eval" + k32 + optimum + " --bogus 1", 2, "sadsl eval: unknown option --bogus");
-  check_error("eval" + k32 + optimum + " --size i=1", 2, "sadsl eval: option --size is given twice");
-  check_error("eval" + k32 + optimum + " --json --json", 2, "sadsl eval: option --json is given twice");
-  check_error("eval" + k32 + optimum + " --json=maybe", 2, "sadsl eval: Could not convert: --json = maybe");
+  check_error("eval" + k32 + testing::optimum_arguments + " --bogus 1", 2, "sadsl eval: unknown option --bogus");
+  check_error("eval" + k32 + testing::optimum_arguments + " --size i=1", 2, "sadsl eval: option --size is given twice");
+  check_error("eval" + k32 + testing::optimum_arguments + " --json --json", 2, "sadsl eval: option --json is given twice");
+  check_error("eval" + k32 + testing::optimum_arguments + " --json=maybe", 2, "sadsl eval: Could not convert: --json = maybe");
   check_error("eval" + k32 + "--size i=1024,j=1024,k=1024 --point i_t1=abc", 2,
               "sadsl eval: --point: \"i_t1=abc\" is not name=integer");
   check_error("eval" + k32 + "--size i=1024,j=1024,k=1024 --point =3", 2, "sadsl eval: --point: \"=3\" is not name=integer");
@@ -103,17 +102,17 @@ TEST_CASE("sadsl usage errors", "[cli][errors]") {
   for (std::string bad : {"0", "-1", "9223372036854775807", "9223372036854775808", "9007199254740993"})
     check_error("eval" + k32 + "--size i=" + bad + ",j=1,k=1 --point i_t1=1", 2,
                 "sadsl eval: --size: \"i=" + bad + "\": values must be from 1 to 2^53 (9007199254740992)");
-  check_error("eval" + k32 + optimum + ",x_t1=3", 1, "sadsl eval: --point: model \"kernel3_2\" has no parameter \"x_t1\"");
-  check_error("eval" + k32 + optimum + ",p9=16", 1, "sadsl eval: --point: \"p9\" is inferred, not given");
+  check_error("eval" + k32 + testing::optimum_arguments + ",x_t1=3", 1, "sadsl eval: --point: model \"kernel3_2\" has no parameter \"x_t1\"");
+  check_error("eval" + k32 + testing::optimum_arguments + ",p9=16", 1, "sadsl eval: --point: \"p9\" is inferred, not given");
   check_error("eval" + k32 + "--size i=1024,j=1024,k=1024,i_t1=3 --point i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8", 1,
               "sadsl eval: --size: \"i_t1\" (tiling factor of loop i (array_partition)) goes in --point");
   check_error("eval" + k32 + "--size i=1024,j=1024,k=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64", 1,
               "sadsl eval: no value for parameter \"k_t2\" (give it with --point)");
   check_error("eval" + k32 + "--size i=1024,j=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8", 1,
               "sadsl eval: no value for parameter \"k\" (give it with --size)");
-  check_error("eval" + k32 + optimum + " --device u55c", 1,
+  check_error("eval" + k32 + testing::optimum_arguments + " --device u55c", 1,
               "sadsl eval: --device: unknown device \"u55c\" (known: u200, u250, u280, vu9p) and no such device file");
-  check_error("eval --descriptor /nonexistent/k.json " + optimum, 1,
+  check_error("eval --descriptor /nonexistent/k.json " + testing::optimum_arguments, 1,
               "cannot read descriptor /nonexistent/k.json: No such file or directory");
   check_error("emit" + k32 + "--output /nonexistent/dir/k.cpp", 1,
               "sadsl emit: --output: cannot write /nonexistent/dir/k.cpp: No such file or directory");
@@ -139,7 +138,7 @@ TEST_CASE("sadsl help and exit statuses", "[cli]") {
 }
 
 TEST_CASE("sadsl fails when its standard output cannot be written", "[cli][errors]") {
-  std::string args = "eval --descriptor " + kernel3_2_file() + " " + optimum + " --json";
+  std::string args = "eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --json";
   auto full = run_sadsl(args, "", "> /dev/full");
   CHECK(full.status == 1);
   CHECK(full.err == "sadsl eval: cannot write standard output: No space left on device\n");
@@ -151,7 +150,7 @@ TEST_CASE("sadsl fails when its standard output cannot be written", "[cli][error
 TEST_CASE("sadsl eval --compiled fails when the model cannot be compiled", "[cli][errors]") {
   auto cache = sadsl::testing::scratch_file("empty-cache");
   std::filesystem::create_directories(cache);
-  auto r = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + optimum + " --compiled",
+  auto r = run_sadsl("eval --descriptor " + kernel3_2_file() + " " + testing::optimum_arguments + " --compiled",
                      "SADSL_CXX=/nonexistent/c++ SADSL_CACHE_DIR=" + cache.string());
   std::filesystem::remove_all(cache);
   CHECK(r.status == 1);

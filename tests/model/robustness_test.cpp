@@ -19,7 +19,6 @@ using sadsl::testing::run_sadsl;
 namespace {
 
 
-const std::string optimum = "--size i=1024,j=1024,k=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8";
 
 // A descriptor written to a scratch file (removed when the holder goes out of scope).
 struct scratch_descriptor {
@@ -52,24 +51,24 @@ std::string with_placeholder(json descriptor, const std::vector<std::string>& pa
 
 TEST_CASE("JSON nested 30,000 levels deep is refused", "[robustness]") {
   scratch_descriptor deep(repeated("[", 30000) + repeated("]", 30000));
-  auto r = run_sadsl("eval --descriptor " + deep.file.string() + " " + optimum);
+  auto r = run_sadsl("eval --descriptor " + deep.file.string() + " " + testing::optimum_arguments);
   CHECK(r.status == 1);
   CHECK(r.err == deep.file.string() + ": invalid JSON: nested deeper than 256 levels\n");
   // A loop tree 30,000 levels deep (written as text: printing such a tree would recurse too).
   std::string tree = repeated(R"({"type": "for", "bounds": ["0", "2"], "iterator": "c", "child": )", 30000) +
                      R"j({"type": "user", "child": {"user_expr": "S_0()"}})j" + repeated("}", 30000);
   scratch_descriptor loops(with_placeholder(testing::descriptor_json(), {"latency", "PE"}, tree));
-  CHECK(run_sadsl("eval --descriptor " + loops.file.string() + " " + optimum).err ==
+  CHECK(run_sadsl("eval --descriptor " + loops.file.string() + " " + testing::optimum_arguments).err ==
         loops.file.string() + ": invalid JSON: nested deeper than 256 levels\n");
 }
 
 TEST_CASE("numbers out of range in a descriptor or device file", "[robustness]") {
   scratch_descriptor huge(with_placeholder(testing::descriptor_json(), {"memory", "A_IO_L2_in", "ele_size"}, "1e400"));
-  auto r = run_sadsl("eval --descriptor " + huge.file.string() + " " + optimum);
+  auto r = run_sadsl("eval --descriptor " + huge.file.string() + " " + testing::optimum_arguments);
   CHECK(r.status == 1);
   CHECK(r.err == huge.file.string() + ": invalid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'\n");
   scratch_descriptor device(R"({"dsp": 1e400, "bram18k": 10})");
-  auto d = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum + " --device " +
+  auto d = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + testing::optimum_arguments + " --device " +
                      device.file.string());
   CHECK(d.status == 1);
   CHECK(d.err == "sadsl eval: --device: " + device.file.string() +
@@ -81,13 +80,13 @@ TEST_CASE("numbers out of range in a descriptor or device file", "[robustness]")
 TEST_CASE("an Odyssey constraint's ratio is a fraction", "[robustness]") {
   for (std::string ratio : {"1e308", "5", "0"}) {
     scratch_descriptor device(R"({"DSP": {"total": 12288, "ratio": 0.7}, "BRAM18K": {"total": 5376, "ratio": )" + ratio + "}}");
-    auto d = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum +
+    auto d = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + testing::optimum_arguments +
                        " --device " + device.file.string());
     CHECK(d.status == 1);
     CHECK(d.err == "sadsl eval: --device: " + device.file.string() + ": BRAM18K: \"ratio\" must be in (0, 1]\n");
   }
   scratch_descriptor whole(R"({"DSP": {"total": 12288, "ratio": 1}, "BRAM18K": {"total": 5376, "ratio": 0.7}})");
-  CHECK(run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum + " --device " +
+  CHECK(run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + testing::optimum_arguments + " --device " +
                   whole.file.string()).status == 0);
 }
 
@@ -149,7 +148,7 @@ TEST_CASE("600,000 sibling loops are imported and evaluated", "[robustness][larg
     loops.push_back({{"type", "for"}, {"bounds", {"0", "2"}}, {"iterator", "c"}, {"child", {{"type", "user"}, {"child", {{"user_expr", "S()"}}}}}});
   body = json{{"type", "block"}, {"child", loops}};
   scratch_descriptor many(d.dump());
-  auto r = run_sadsl("eval --descriptor " + many.file.string() + " " + optimum + " --json");
+  auto r = run_sadsl("eval --descriptor " + many.file.string() + " " + testing::optimum_arguments + " --json");
   REQUIRE(r.status == 0);
   // The module's main latency is 600,000 loops of 2 cycles: it now dominates.
   CHECK(nlohmann::json::parse(r.out)["latency_main"] == 1200000.0);
@@ -158,17 +157,17 @@ TEST_CASE("600,000 sibling loops are imported and evaluated", "[robustness][larg
 TEST_CASE("a directory or a device given as a file", "[robustness]") {
   std::string dir = std::filesystem::temp_directory_path().string();
   for (std::string command : {"eval", "emit", "tune"}) {
-    std::string extra = command == "eval" ? " " + optimum : command == "tune" ? " --size i=64,j=64,k=64" : "";
+    std::string extra = command == "eval" ? " " + testing::optimum_arguments : command == "tune" ? " --size i=64,j=64,k=64" : "";
     auto r = run_sadsl(command + " --descriptor " + dir + extra);
     INFO(command);
     CHECK(r.status == 1);
     CHECK(r.err == "cannot read descriptor " + dir + ": Is a directory\n");
   }
-  auto device = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + optimum +
+  auto device = run_sadsl("eval --descriptor " + testing::descriptor("gemm", "kernel3_2").string() + " " + testing::optimum_arguments +
                           " --device " + dir);
   CHECK(device.err == "sadsl eval: --device: unknown device \"" + dir + "\" (known: u200, u250, u280, vu9p) and no such device file\n");
   // /dev/zero never ends: reading stops at 256 MiB.
-  auto zero = run_sadsl("eval --descriptor /dev/zero " + optimum);
+  auto zero = run_sadsl("eval --descriptor /dev/zero " + testing::optimum_arguments);
   CHECK(zero.status == 1);
   CHECK(zero.err == "cannot read descriptor /dev/zero: larger than 256 MiB\n");
 }

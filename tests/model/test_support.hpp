@@ -62,6 +62,10 @@ inline std::vector<std::map<std::string, std::string>> read_csv(const std::files
 
 namespace sadsl::model::testing {
 
+/// The command-line arguments of kernel3_2's optimum at 1024^3 (the model and command-line tests).
+inline const std::string optimum_arguments =
+    "--size i=1024,j=1024,k=1024 --point i_t1=129,i_t2=3,j_t1=205,j_t2=41,k_t1=64,k_t2=8";
+
 inline std::filesystem::path descriptor(const std::string& kernel, const std::string& design) {
   return odyssey_dir() / "descriptors" / kernel / (design + ".json");
 }
