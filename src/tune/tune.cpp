@@ -84,9 +84,7 @@ search_result search_design(const search& method, const design_space& space, con
   search_result second = make_search("genetic-mp")->run(space, rest);
   search_result& better = second.found && (!first.found || second.cost < first.cost) ? second : first;
   better.evaluations = first.evaluations + second.evaluations;
-  better.seconds = first.seconds + second.seconds;
-  better.complete = false;
-  better.cut_off = false;
+  better.seconds = first.seconds + second.seconds;  // neither search completed: nor does the result
   return better;
 }
 
