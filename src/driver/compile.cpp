@@ -84,18 +84,20 @@ std::string compile_result::report() const {
   const auto& first = tuning->best();
   std::string unit = tune::tuned_configuration(spaces.at(tuning->best_index), first, goal, work).value("throughput_unit", "");
   std::string out = fmt::format("# {}: {} designs tuned for {}\n\n", polyhedral->kernel().name(), spaces.size(), spaces.front().target().name);
-  out += fmt::format("| design | cycles | {} | DSP | BRAM18K | URAM | off-chip MB | proven optimal |\n", unit);
-  out += "|---|---|---|---|---|---|---|---|\n";
+  out += fmt::format("| design | cycles | {} | DSP | DSP efficiency | BRAM18K | URAM | off-chip MB | proven optimal |\n", unit);
+  out += "|---|---|---|---|---|---|---|---|---|\n";
   for (size_t s = 0; s < spaces.size(); ++s) {
     const tune::search_result& found = tuning->per_design[s];
     std::string name = designs.at(space_design[s]).name() + (s == tuning->best_index ? " (best)" : "");
     if (!found.found) {
-      out += fmt::format("| {} | {} | | | | | | |\n", name, found.cut_off ? "no feasible point below the best" : "no feasible point");
+      out += fmt::format("| {} | {} | | | | | | | |\n", name, found.cut_off ? "no feasible point below the best" : "no feasible point");
       continue;
     }
     auto c = tune::tuned_configuration(spaces[s], found, goal, work);
-    out += fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {:.0f} | {:.0f} | {:.1f} | {} |\n", name, c.value("latency", 0.0),
-                       c.value("throughput", 0.0), c.value("dsp", 0.0), c.value("bram18k", 0.0), c.value("uram", 0.0),
+    const auto& efficiency = c["dsp_efficiency"];
+    std::string dsp_efficiency = efficiency.is_number() ? fmt::format("{:.1f}%", 100 * efficiency.get<double>()) : "";
+    out += fmt::format("| {} | {:.0f} | {:.1f} | {:.0f} | {} | {:.0f} | {:.0f} | {:.1f} | {} |\n", name, c.value("latency", 0.0),
+                       c.value("throughput", 0.0), c.value("dsp", 0.0), dsp_efficiency, c.value("bram18k", 0.0), c.value("uram", 0.0),
                        c.value("offchip_bytes", 0.0) / 1e6, found.cut_off ? "cut off" : c.value("proven_optimal", false) ? "yes" : "no");
   }
   return out;

@@ -14,6 +14,7 @@
 #include "sadsl/error.hpp"
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/files.hpp"
+#include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/dump.hpp"
 #include "sadsl/poly/operations.hpp"
 
@@ -51,7 +52,7 @@ void verify_designs(const kernel& k, const std::vector<design>& ds, int64_t veri
 
 tune::workload workload_of(const program& p) {
   operation_count ops = count_operations(p);
-  return {ops.operations, ops.floating_point};
+  return {ops.operations, ops.floating_point, operations_per_dsp(p)};
 }
 
 namespace {

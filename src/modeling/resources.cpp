@@ -6,6 +6,7 @@
 #include "resources.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/poly/operations.hpp"
 #include "sadsl/poly/program.hpp"
 
 namespace sadsl {
@@ -46,6 +47,17 @@ int64_t statement_dsp(const statement_info& s) {
   int total = 0;
   add_dsp(*s.record->value().node(), total);
   return total;
+}
+
+double operations_per_dsp(const program& p) {
+  int64_t operations = 0, dsp = 0;
+  for (const auto& s : p.statements()) {
+    int64_t d = statement_dsp(s);
+    if (d == 0) continue;
+    dsp += d;
+    operations += operations_per_instance(s);
+  }
+  return dsp > 0 ? static_cast<double>(operations) / static_cast<double>(dsp) : 0.0;
 }
 
 int64_t buffer_bram18k(const buffer& b) {

@@ -183,6 +183,8 @@ void add_throughput(nlohmann::ordered_json& j, const std::optional<workload>& wo
   }
   if (!(work->operations > 0) || !std::isfinite(work->operations))
     throw error("tuned configuration: the workload's operation count must be positive and finite");
+  if (!(work->operations_per_dsp >= 0) || !std::isfinite(work->operations_per_dsp))
+    throw error("tuned configuration: the workload's operations per DSP must be finite and not negative");
   j["operations"] = integer_or_real(work->operations);
   j["throughput"] = seconds_per_run > 0 ? nlohmann::ordered_json(work->operations / seconds_per_run / 1e9) : nullptr;
   j["throughput_unit"] = work->floating_point ? "GFLOP/s" : "GOP/s";
@@ -221,6 +223,12 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   add_throughput(j, work, seconds_per_run);
   j["clock_mhz"] = dev.clock_mhz;
   j["dsp"] = m.dsp;
+  // As AutoSA and Odyssey report it: operations per cycle over what the DSPs used would do if
+  // every one worked every cycle (for a design whose DSPs are all in PE lanes: the fraction of
+  // lane cycles that compute).
+  bool efficiency = r.found && work && work->operations_per_dsp > 0 && m.dsp > 0 && m.latency > 0;
+  j["dsp_efficiency"] = efficiency ? nlohmann::ordered_json(work->operations / m.latency / (m.dsp * work->operations_per_dsp))
+                                   : nlohmann::ordered_json(nullptr);
   j["bram18k"] = m.bram18k;
   j["uram"] = m.uram;
   j["lut"] = m.lut;

@@ -66,3 +66,25 @@ TEST_CASE("a design the builder does not model says why", "[modeling]") {
   REQUIRE(!ds.empty());
   CHECK_THROWS_WITH(performance_model(ds.front()), Catch::Contains("sadsl does not model"));
 }
+
+TEST_CASE("operations per DSP: the peak the DSP efficiency divides by", "[modeling]") {
+  CHECK(operations_per_dsp(build_program(catalog::mm())) == 2.0 / 5);       // fp32 mul 3 + add 2
+  CHECK(operations_per_dsp(build_program(catalog::mttkrp())) == 3.0 / 8);   // two fp32 mul, one add
+  // f64: two multiply-subtracts (10 + 3 DSPs each); the division is fabric, its statement left out
+  CHECK(operations_per_dsp(build_program(catalog::lu())) == 4.0 / 26);
+  kernel mm16("mm16");
+  param I = mm16.param("I", 8), J = mm16.param("J", 8), K = mm16.param("K", 8);
+  auto A = mm16.input<int16_t>("A", {I, K});
+  auto B = mm16.input<int16_t>("B", {K, J});
+  auto C = mm16.output<int16_t>("C", {I, J});
+  loop i("i", I), j("j", J), k("k", K);
+  C(i, j) += A(i, k) * B(k, j);
+  CHECK(operations_per_dsp(build_program(mm16)) == 2.0);  // one DSP multiplies, the fabric adds
+  kernel sum("sum");
+  param N = sum.param("N", 8);
+  auto x = sum.input<int32_t>("x", {N});
+  auto s = sum.output<int32_t>("s", {N});
+  loop n("n", N);
+  s(n) += x(n);
+  CHECK(operations_per_dsp(build_program(sum)) == 0.0);  // no DSP: no efficiency to report
+}

@@ -160,6 +160,12 @@ TEST_CASE("tuned configurations and spaces check what they are given", "[tune][e
   auto config = tuned_configuration(space, r, objective{}, workload{2.0 * 64 * 64 * 64, false});
   CHECK(config["throughput_unit"] == "GOP/s");
   CHECK(config["throughput"].get<double>() == Approx(2.0 * 64 * 64 * 64 / (r.metrics.latency / 300e6) / 1e9));
+  CHECK(config["dsp_efficiency"] == nullptr);  // the workload does not say what the DSPs can do
+  config = tuned_configuration(space, r, objective{}, workload{2.0 * 64 * 64 * 64, true, 0.4});
+  CHECK(config["dsp_efficiency"].get<double>() == Approx(2.0 * 64 * 64 * 64 / r.metrics.latency / (r.metrics.dsp * 0.4)));
+  for (double per_dsp : {-0.4, std::numeric_limits<double>::infinity()})
+    CHECK_THROWS_WITH(tuned_configuration(space, r, objective{}, workload{1.0, true, per_dsp}),
+                      "tuned configuration: the workload's operations per DSP must be finite and not negative");
   CHECK_THROWS_WITH(space.with_evaluator(gemm_evaluator("kernel3_0")),
                     "design \"kernel3_2\": another evaluator must evaluate the same model");
   CHECK(space.with_evaluator(gemm_evaluator("kernel3_2")).evaluate(r.best, objective{}).cost == r.cost);

@@ -48,6 +48,11 @@ resource_counts count_resources(const architecture& a);
 /// integer add/sub, min, max, negation, division and casts 0 (fabric).
 int dsp_per_operation(expr_op op, elem_type t);
 
+/// Arithmetic operations per DSP slice and cycle when every DSP of a PE lane works: the
+/// operations of one instance of each statement that uses DSPs over their DSPs (MM fp32: 2 / 5;
+/// int16: 2 / 1); 0 when no statement uses a DSP. The tuned configuration's DSP efficiency.
+double operations_per_dsp(const program& p);
+
 /// BRAM18K and URAM blocks of one copy of a buffer: `banks` memories side by side, each as wide
 /// as banks x element bits and size / banks deep (registers: none).
 int64_t buffer_bram18k(const buffer& b);

@@ -42,12 +42,17 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
 struct workload {
   double operations = 0;       ///< > 0 and finite
   bool floating_point = true;  ///< GFLOP/s, else GOP/s
+  /// The kernel's operations per DSP slice and cycle when every DSP works (fp32 multiply-add: 2
+  /// operations on 5 DSPs, 0.4); 0 when not known, and then there is no DSP efficiency.
+  double operations_per_dsp = 0;
 };
 
 /// The tuned configuration of `result` (a point of `space`): the design (the model's name and
 /// source), every parameter with its origin, problem and padded sizes, predicted latency (cycles,
 /// seconds), throughput at the device clock when the workload is given (else null: the tuner
-/// never guesses a kernel's work), DSP/BRAM18K/URAM/LUT use and fractions of the device, off-chip
+/// never guesses a kernel's work), DSP/BRAM18K/URAM/LUT use and fractions of the device, the DSP
+/// efficiency (the throughput over the peak of the DSPs used, null when the workload does not
+/// give `operations_per_dsp` or the design uses no DSP), off-chip
 /// bytes, and how it was found (method, seed, objective, time, evaluations, proven optimal).
 /// Throws sadsl::error for a workload whose operation count is not positive and finite.
 nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& result, const objective& goal,
