@@ -71,7 +71,7 @@ int main(int argc, char** argv) try {
   bool odyssey = std::filesystem::is_directory(models);
   options.models = odyssey ? odyssey_models(models) : compiler_models(options.device);
   // The exact search proves the optimum: of every design in seconds over the imported models
-  // (the report compares them all); over sadsl's own in about six seconds, each design
+  // (the report compares them all); over sadsl's own in about four seconds, each design
   // searched only for what beats the designs before it (the others are reported "cut off").
   options.method = "exact";
   options.search.seconds = 600;

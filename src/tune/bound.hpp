@@ -117,6 +117,10 @@ private:
   int multiply(int a, int b);
   int add_node(lb_node n);
   int table_for(const model::expr& e, std::size_t loop);
+  /// The id of a table with these values (one id per distinct content, so that alike monomials
+  /// have the same factors).
+  int add_table(std::vector<double> values);
+  void merge_like_monomials(lb_node& n);
   /// A value over every chain of one loop: a constant, or one value per chain.
   struct column {
     double scalar = 0;
@@ -129,7 +133,11 @@ private:
   void build_couplings();
   frontier frontier_for(int monomial, int resource, std::size_t level, double max_budget);
   const std::vector<pair_hg>& loop_front(std::size_t loop, int resource_table, int objective_table);
+  /// The bound of node `id` at s. Alike subtrees are one node (add_node), so a node can be reached
+  /// many times in one evaluation: each is computed once per call (per-thread scratch).
   double evaluate(int id, const node_state& s) const;
+  struct scratch;
+  double evaluate_node(int id, const node_state& s, scratch& memo) const;
   double monomial_bound(int id, const node_state& s) const;
 
   /// Asks `stopped_` every 64 calls; throws interrupted when it says so.
@@ -141,9 +149,13 @@ private:
   std::vector<std::size_t> order_;
   std::vector<std::size_t> position_;  ///< loop -> position in the order
   std::vector<lb_node> nodes_;
+  /// Hash-consing of the tree being built: a node equal to an earlier one of the same tree is
+  /// that node. Cleared between trees (the objective, each resource), which keep their own ids.
+  std::map<std::tuple<lb_node::kind, double, std::vector<int>, std::vector<int>>, int> alike_;
   std::vector<std::vector<double>> tables_;
+  std::map<std::vector<double>, int> table_ids_;
   std::vector<double> table_min_;
-  std::vector<std::pair<std::size_t, model::expr>> table_exprs_;
+  std::vector<std::tuple<std::size_t, model::expr, int>> table_exprs_;  ///< (loop, expression, table) seen
   std::vector<std::vector<column>> param_columns_;  ///< per loop (empty until asked), memoized
   std::vector<std::vector<std::size_t>> param_loops_;  ///< per model parameter, memoized
   std::vector<bool> param_loops_known_;

@@ -185,35 +185,51 @@ double bound_model::monomial_bound(int id, const node_state& s) const {
   return fixed * free;
 }
 
+// Values computed in the current evaluation: value[id] is valid when stamp[id] == epoch.
+struct bound_model::scratch {
+  std::vector<double> value;
+  std::vector<std::uint64_t> stamp;
+  std::uint64_t epoch = 0;
+};
+
 double bound_model::evaluate(int id, const node_state& s) const {
-  const lb_node& n = nodes_[static_cast<std::size_t>(id)];
-  switch (n.type) {
-    case lb_node::kind::monomial: return monomial_bound(id, s);
-    case lb_node::kind::sum: {
-      double total = 0;
-      for (int c : n.children) total += evaluate(c, s);
-      return total;
-    }
-    case lb_node::kind::product: {
-      double total = 1;
-      for (int c : n.children) total *= evaluate(c, s);
-      return total;
-    }
-    case lb_node::kind::max: {
-      double best = 0;
-      for (int c : n.children) best = std::max(best, evaluate(c, s));
-      return best;
-    }
-    case lb_node::kind::min: {
-      double least = infinity;
-      for (int c : n.children) least = std::min(least, evaluate(c, s));
-      return least;
-    }
-    case lb_node::kind::ceil: return std::ceil(evaluate(n.children[0], s));
-    case lb_node::kind::floor: return std::floor(evaluate(n.children[0], s));
-    case lb_node::kind::excess: return std::max(0.0, evaluate(n.children[0], s) - n.coefficient);
+  thread_local scratch memo;
+  if (memo.stamp.size() < nodes_.size()) {
+    memo.stamp.resize(nodes_.size(), 0);
+    memo.value.resize(nodes_.size());
   }
-  return 0;
+  ++memo.epoch;
+  return evaluate_node(id, s, memo);
+}
+
+double bound_model::evaluate_node(int id, const node_state& s, scratch& memo) const {
+  auto at = static_cast<std::size_t>(id);
+  if (memo.stamp[at] == memo.epoch) return memo.value[at];
+  const lb_node& n = nodes_[at];
+  double v = 0;
+  switch (n.type) {
+    case lb_node::kind::monomial: v = monomial_bound(id, s); break;
+    case lb_node::kind::sum:
+      for (int c : n.children) v += evaluate_node(c, s, memo);
+      break;
+    case lb_node::kind::product:
+      v = 1;
+      for (int c : n.children) v *= evaluate_node(c, s, memo);
+      break;
+    case lb_node::kind::max:
+      for (int c : n.children) v = std::max(v, evaluate_node(c, s, memo));
+      break;
+    case lb_node::kind::min:
+      v = infinity;
+      for (int c : n.children) v = std::min(v, evaluate_node(c, s, memo));
+      break;
+    case lb_node::kind::ceil: v = std::ceil(evaluate_node(n.children[0], s, memo)); break;
+    case lb_node::kind::floor: v = std::floor(evaluate_node(n.children[0], s, memo)); break;
+    case lb_node::kind::excess: v = std::max(0.0, evaluate_node(n.children[0], s, memo) - n.coefficient); break;
+  }
+  memo.stamp[at] = memo.epoch;
+  memo.value[at] = v;
+  return v;
 }
 
 bool bound_model::resources_exceed(const node_state& s) const {

@@ -91,8 +91,8 @@ bound_model::column bound_model::evaluate_column(const model::expr& e, const std
 
 // Values of `e` (which depends on `loop` only) for every chain of the loop.
 int bound_model::table_for(const model::expr& e, std::size_t loop) {
-  for (std::size_t t = 0; t < table_exprs_.size(); ++t)
-    if (table_exprs_[t].first == loop && table_exprs_[t].second.same_as(e)) return static_cast<int>(t);
+  for (const auto& [l, known, id] : table_exprs_)
+    if (l == loop && known.same_as(e)) return id;
   const tiled_loop& tl = space_.loops()[loop];
   std::size_t chains = space_.loop_chains(loop).size() / tl.levels.size();
   column col = evaluate_column(e, param_columns(loop), chains);
@@ -101,10 +101,18 @@ int bound_model::table_for(const model::expr& e, std::size_t loop) {
     if (!(values[c] >= 0) || !std::isfinite(values[c]))
       throw error("exact search: design \"" + space_.name() + "\": \"" + model::to_string(e) +
                   "\" is negative or not finite at " + tl.name + " tiling #" + std::to_string(c));
+  int id = add_table(std::move(values));
+  table_exprs_.emplace_back(loop, e, id);
+  return id;
+}
+
+int bound_model::add_table(std::vector<double> values) {
+  if (auto known = table_ids_.find(values); known != table_ids_.end()) return known->second;
+  int id = static_cast<int>(tables_.size());
+  table_ids_.emplace(values, id);
+  table_min_.push_back(*std::min_element(values.begin(), values.end()));
   tables_.push_back(std::move(values));
-  table_min_.push_back(*std::min_element(tables_.back().begin(), tables_.back().end()));
-  table_exprs_.emplace_back(loop, e);
-  return static_cast<int>(tables_.size()) - 1;
+  return id;
 }
 
 }  // namespace sadsl::tune::detail
