@@ -34,9 +34,11 @@ inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>&
   }
   std::printf("\n%s", r.report().c_str());
   auto best = r.tuned_configuration();
-  std::printf("\nbest: %s, %.0f cycles, %.1f %s, %.0f DSP at %.1f%% DSP efficiency\npoint:", best.value("design", "").c_str(),
-              best.value("latency", 0.0), best.value("throughput", 0.0), best.value("throughput_unit", "").c_str(),
-              best.value("dsp", 0.0), 100 * best.value("dsp_efficiency", 0.0));
+  std::printf("\nbest: %s, %.0f cycles, %.1f %s, %.0f DSP", best.value("design", "").c_str(), best.value("latency", 0.0),
+              best.value("throughput", 0.0), best.value("throughput_unit", "").c_str(), best.value("dsp", 0.0));
+  // Null for a design that uses no DSP (value() would throw on null).
+  if (best["dsp_efficiency"].is_number()) std::printf(" at %.1f%% DSP efficiency", 100 * best["dsp_efficiency"].get<double>());
+  std::printf("\npoint:");
   for (const auto& [name, value] : best["params"].items()) std::printf(" %s=%s", name.c_str(), value.dump().c_str());
   std::printf("\narchitecture: %lld PEs, %zu FIFOs\n", static_cast<long long>(r.tuned_architecture->pe_count()),
               r.tuned_architecture->fifos.size());
