@@ -49,12 +49,17 @@ typedef double sadsl_v4d __attribute__((vector_size(32)));
 typedef std::int64_t sadsl_v4i __attribute__((vector_size(32)));
 
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_splat(double x) { return sadsl_v4d{x, x, x, x}; }
-__attribute__((target("avx2"))) inline sadsl_v4d sadsl_load(const double* p) {
-  sadsl_v4d v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
 __attribute__((target("avx2"))) inline void sadsl_store(double* p, sadsl_v4d v) { __builtin_memcpy(p, &v, sizeof v); }
+// One parameter of four consecutive points (rows of `stride` doubles), and back.
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_gather(const double* p, std::size_t stride) {
+  return sadsl_v4d{p[0], p[stride], p[2 * stride], p[3 * stride]};
+}
+__attribute__((target("avx2"))) inline void sadsl_scatter(double* p, std::size_t stride, sadsl_v4d v) {
+  p[0] = v[0];
+  p[stride] = v[1];
+  p[2 * stride] = v[2];
+  p[3 * stride] = v[3];
+}
 // Rounding modes of vroundpd: toward -infinity or +infinity, without the inexact exception.
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_floor(sadsl_v4d x) { return __builtin_ia32_roundpd256(x, 0x9); }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_ceil(sadsl_v4d x) { return __builtin_ia32_roundpd256(x, 0xA); }
@@ -90,11 +95,12 @@ std::string escaped(const std::string& text) {
 
 std::string evaluation_code(const design_model& model) {
   return emit::evaluation_function(model, emit::scalar_dialect()) + "\n#ifdef SADSL_HAVE_AVX2_PATH\n" +
-         emit::evaluation_function(model, emit::avx2_dialect()) + "#endif\n";
+         emit::evaluation_function(model, *emit::avx2_dialect(model.params.size())) + "#endif\n";
 }
 
 // With AVX2 (checked once at run time) points go four at a time through sadsl_evaluate_avx2,
-// transposed into lanes; the rest, or everything without AVX2, through the scalar function.
+// which reads and writes their parameters in place; its metrics come back in lanes and are
+// transposed. The rest, or everything without AVX2, go through the scalar function.
 std::string batch_code(const std::string& symbol, std::size_t parameters) {
   std::string n = std::to_string(parameters);
   return "#ifdef SADSL_HAVE_AVX2_PATH\n"
@@ -103,14 +109,10 @@ std::string batch_code(const std::string& symbol, std::size_t parameters) {
          "  constexpr std::size_t width = " + n + ";\n"
          "  std::size_t start = 0;\n"
          "  for (; start + 4 <= count; start += 4) {\n"
-         "    double in[width * 4], out[sadsl_metric_count * 4];\n"
+         "    double out[sadsl_metric_count * 4];\n"
+         "    sadsl_evaluate_avx2(points + start * width, out, limits);\n"
          "    for (std::size_t l = 0; l < 4; ++l)\n"
-         "      for (std::size_t k = 0; k < width; ++k) in[4 * k + l] = points[(start + l) * width + k];\n"
-         "    sadsl_evaluate_avx2(in, out, limits);\n"
-         "    for (std::size_t l = 0; l < 4; ++l) {\n"
-         "      for (std::size_t k = 0; k < width; ++k) points[(start + l) * width + k] = in[4 * k + l];\n"
          "      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[4 * k + l];\n"
-         "    }\n"
          "  }\n"
          "  return start;\n"
          "}\n"

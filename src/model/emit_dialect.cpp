@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include "sadsl/error.hpp"
 
@@ -70,9 +71,12 @@ public:
 };
 
 // Four points at once, as GCC / Clang vector extensions (the prelude's sadsl_v4d, masks
-// sadsl_v4i); parameter i of lane l is in[4 * i + l], metric k is out[4 * k + l].
+// sadsl_v4i). Lane l's parameters are row l of `points` (width doubles each); its parameter i
+// is gathered straight from there, not from a transposed copy: a vector load of four scalar
+// stores cannot be forwarded from the store buffer and stalls. Metric k goes to out[4 * k + l].
 class avx2 final : public dialect {
 public:
+  explicit avx2(std::size_t width) : width_(index_text(width)) {}
   std::string constant(double v) const override { return "sadsl_splat(" + scalar_dialect().constant(v) + ")"; }
   std::string operation(op kind, const std::string& a, const std::string& b) const override {
     switch (kind) {
@@ -105,18 +109,23 @@ public:
   std::string value_type() const override { return "sadsl_v4d"; }
   std::string mask_type() const override { return "sadsl_v4i"; }
   std::string all_true() const override { return "sadsl_v4i{-1, -1, -1, -1}"; }
-  std::string load_parameter(std::size_t i) const override { return "sadsl_load(in + " + index_text(4 * i) + ")"; }
+  std::string load_parameter(std::size_t i) const override {
+    return "sadsl_gather(points + " + index_text(i) + ", " + width_ + ")";
+  }
   std::string store_parameter(std::size_t i, const std::string& value) const override {
-    return "sadsl_store(in + " + index_text(4 * i) + ", " + value + ");";
+    return "sadsl_scatter(points + " + index_text(i) + ", " + width_ + ", " + value + ");";
   }
   std::string store_metric(const std::string& field, const std::string& value) const override {
     return "sadsl_store(out + 4 * sadsl_" + field + ", " + value + ");";
   }
   std::string limit(const std::string& field) const override { return "sadsl_splat(limits->" + field + ")"; }
   std::string signature() const override {
-    return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* in, double* out, "
+    return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* points, double* out, "
            "const sadsl_limits* limits)";
   }
+
+private:
+  std::string width_;
 };
 
 }  // namespace
@@ -126,9 +135,6 @@ const dialect& scalar_dialect() {
   return instance;
 }
 
-const dialect& avx2_dialect() {
-  static const avx2 instance;
-  return instance;
-}
+std::unique_ptr<dialect> avx2_dialect(std::size_t parameters) { return std::make_unique<avx2>(parameters); }
 
 }  // namespace sadsl::model::emit

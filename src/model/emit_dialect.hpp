@@ -2,6 +2,7 @@
 // Internal: the two forms in which a model's evaluation is written as C++: scalar (one point, any
 // platform) and AVX2 (four points per instruction, x86-64, selected at load time). Both use the
 // same IEEE operations in the same order, so their results are bit-identical.
+#include <memory>
 #include <string>
 
 #include "sadsl/model/design_model.hpp"
@@ -27,7 +28,8 @@ public:
 };
 
 const dialect& scalar_dialect();
-const dialect& avx2_dialect();
+/// The AVX2 form for a model of `parameters` parameters (the width of a point's row).
+std::unique_ptr<dialect> avx2_dialect(std::size_t parameters);
 
 /// The evaluation function of `model` in `form`.
 std::string evaluation_function(const design_model& model, const dialect& form);
