@@ -17,7 +17,7 @@ namespace sadsl::codegen_detail {
 
 namespace {
 
-int64_t value_of(const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? s.value : 0; }
+int64_t value_of(const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? detail::size_of(s) : 0; }
 
 std::vector<int64_t> logical_extents(const detail::tensor_node& t) {
   std::vector<int64_t> e;
@@ -41,7 +41,7 @@ std::string affine_text(const affine& x, const statement_record& s) {
   for (const auto& t : x.terms()) {
     std::string name;
     if (t.symbol->kind == detail::symbol_kind::param) {
-      out += fmt::format(" + {}", t.coefficient * t.symbol->value);
+      out += fmt::format(" + {}", t.coefficient * detail::size_of(*t.symbol));
       continue;
     }
     for (size_t i = 0; i < s.loops.size(); ++i)

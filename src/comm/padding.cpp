@@ -120,7 +120,7 @@ padding_plan plan_padding(const design& d, const design_point& point) {
   if (!out.zero_padded) return out;
   for (const auto& [loop, param] : p.params()) {
     int64_t t1 = point.at({loop->loop_identity(), tile_level::array_partition});
-    out.values[param->param_identity()] = (param->value + t1 - 1) / t1 * t1;
+    out.values[param->param_identity()] = (detail::size_of(*param) + t1 - 1) / t1 * t1;
   }
   return out;
 }

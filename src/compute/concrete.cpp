@@ -191,7 +191,7 @@ std::map<loop_id, int64_t> padded_extents(const design& d, const design_point& v
   std::map<loop_id, int64_t> out;
   auto param_value = [](const detail::symbol_node& s) -> int64_t {
     if (s.kind != detail::symbol_kind::param) throw std::out_of_range("loop");
-    return s.value;
+    return detail::size_of(s);
   };
   for (const auto& l : d.band->loop_ids()) {
     int64_t extent;

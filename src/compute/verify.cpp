@@ -12,7 +12,7 @@ namespace {
 
 int64_t current_extent(const design& d, const loop_id& l) {
   // Triangular loops have no single extent: take the widest (their lower bound at 0).
-  return d.band->extent(l).evaluate([](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? s.value : 0; });
+  return d.band->extent(l).evaluate([](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? detail::size_of(s) : 0; });
 }
 
 // The first-level factor: the largest non-divisor of n below n when there is one (7 for 8 is a

@@ -11,6 +11,17 @@ namespace sadsl {
 
 namespace detail {
 uint64_t next_symbol_seq() { return next_identity_key(); }
+
+size_overrides& thread_size_overrides() {
+  thread_local size_overrides overrides;
+  return overrides;
+}
+
+int64_t size_of(const symbol_node& param) {
+  for (const auto& [node, value] : thread_size_overrides())
+    if (node == &param) return value;
+  return param.user_value;
+}
 }  // namespace detail
 
 affine::affine(int64_t constant) : constant_(constant) {}
@@ -144,12 +155,12 @@ condition operator>(const affine& a, const affine& b) { return compare(a, b, ">"
 condition operator>=(const affine& a, const affine& b) { return compare(a, b, ">=", a - b, false); }
 
 const std::string& param::name() const { return node_->name; }
-int64_t param::value() const { return node_->value; }
+int64_t param::value() const { return detail::size_of(*node_); }
 param_id param::id() const { return node_->param_identity(); }
 void param::set(int64_t value, std::source_location where) const {
   if (value < 1)
     throw error(fmt::format("param \"{}\" set to {}: problem sizes must be at least 1", node_->name, value), where);
-  node_->value = value;
+  node_->user_value = value;
 }
 
 }  // namespace sadsl

@@ -12,13 +12,28 @@ namespace sadsl {
 
 namespace detail {
 
+namespace {
+
+isl_ctx* new_isl_context() {
+  isl_ctx* ctx = isl_ctx_alloc();
+  // isl reports errors to the C++ bindings as exceptions; no messages on stderr, no abort.
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  return ctx;
+}
+
+}  // namespace
+
 kernel_state::kernel_state(std::string n, std::source_location w) : name(std::move(n)), where(w) {
   static std::atomic<int> next_id{0};
   id = next_id++;
-  ctx = isl_ctx_alloc();
-  // isl reports errors to the C++ bindings as exceptions; no messages on stderr, no abort.
-  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  ctx = new_isl_context();
 }
+
+// The id stays: the params, loops and tensors record their kernel by id.
+kernel_state::kernel_state(const kernel_state& same, new_context)
+    : name(same.name), id(same.id), where(same.where), ctx(new_isl_context()), params(same.params),
+      tensors(same.tensors), statements(same.statements), names(same.names), loops(same.loops),
+      written(same.written) {}
 
 kernel_state::~kernel_state() {
   // No isl object lives in the kernel state itself; programs built from it hold the state alive.
@@ -70,7 +85,7 @@ sadsl::param kernel::param(std::string name, int64_t default_value, std::source_
   n->where = where;
   n->kernel_id = state_->id;
   n->kernel_name = state_->name;
-  n->value = default_value;
+  n->user_value = default_value;
   state_->params.push_back(n);
   return sadsl::param(n);
 }
@@ -117,6 +132,10 @@ const std::vector<tensor_ptr>& kernel::tensors() const { return state_->tensors;
 const std::vector<statement_record>& kernel::statements() const { return state_->statements; }
 std::vector<detail::symbol_ptr> kernel::loops() const { return state_->loops; }
 isl_ctx* kernel::ctx() const { return state_->ctx; }
+
+kernel kernel::with_own_context() const {
+  return kernel(std::make_shared<detail::kernel_state>(*state_, detail::kernel_state::new_context{}));
+}
 
 element_ref::element_ref(std::shared_ptr<detail::kernel_state> k, tensor_ptr t, std::vector<affine> index,
                std::source_location where)

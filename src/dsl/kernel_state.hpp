@@ -11,6 +11,9 @@ namespace sadsl::detail {
 
 struct kernel_state {
   kernel_state(std::string name, std::source_location where);
+  /// A state with the same id, objects and names as `same`, on a new isl context.
+  struct new_context {};
+  kernel_state(const kernel_state& same, new_context);
   ~kernel_state();
   kernel_state(const kernel_state&) = delete;
   kernel_state& operator=(const kernel_state&) = delete;

@@ -64,7 +64,7 @@ isl::set isl_builder::param_values() const {
   isl::space sp = set_space("", {});
   isl::set values = isl::set::universe(sp);
   for (size_t i = 0; i < params_.size(); ++i) {
-    isl::aff p = with_coefficient(zero_aff(sp), isl_dim_param, static_cast<int>(i), 1).add_constant(-params_[i]->value);
+    isl::aff p = with_coefficient(zero_aff(sp), isl_dim_param, static_cast<int>(i), 1).add_constant(-detail::size_of(*params_[i]));
     values = values.intersect(zero(p));
   }
   return values.params();

@@ -18,7 +18,7 @@ namespace {
 
 int64_t param_value(const detail::symbol_node& s) {
   SADSL_INTERNAL_ASSERT(s.kind == detail::symbol_kind::param, "tensor extent uses loop " + s.name);
-  return s.value;
+  return detail::size_of(s);
 }
 
 int64_t element_count(const std::vector<int64_t>& extents) {

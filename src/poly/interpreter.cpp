@@ -145,7 +145,7 @@ public:
       idx.push_back(x.str());
       std::vector<int64_t> coef(loops_.size(), 0);
       int64_t offset = x.evaluate([&](const detail::symbol_node& s) -> int64_t {
-        if (s.kind == detail::symbol_kind::param) return s.value;
+        if (s.kind == detail::symbol_kind::param) return detail::size_of(s);
         coef[position(s.loop_identity())] += x.coefficient(&s);
         return 0;
       });

@@ -31,7 +31,7 @@ inline kernel mm_at(int64_t n) {
 /// outermost range).
 inline int64_t widest_extent(const design& d, const loop_id& l) {
   return d.band->extent(l).evaluate(
-      [](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? s.value : 0; });
+      [](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? detail::size_of(s) : 0; });
 }
 
 enum class tiling_shape {

@@ -59,7 +59,7 @@ std::vector<std::string> band_loops(const design& d) { return d.band->loop_names
 int64_t extent_of(const design& d, const std::string& loop) {
   const auto& l = *d.band->loops[d.band->position(d.band->loop(loop))];
   return (l.hi - l.lo).evaluate(
-      [](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? s.value : int64_t{0}; });
+      [](const detail::symbol_node& s) { return s.kind == detail::symbol_kind::param ? detail::size_of(s) : int64_t{0}; });
 }
 
 // ---- tilings ----------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ std::vector<int64_t> divisors(int64_t n) {
 }
 
 int64_t extent_of(const design& d, const loop_id& loop) {
-  return d.band->extent(loop).evaluate([](const detail::symbol_node& s) { return s.value; });
+  return d.band->extent(loop).evaluate([](const detail::symbol_node& s) { return detail::size_of(s); });
 }
 
 // A random valid tiling; `shape` picks T1 = 1, T1 = N, T1 > N or any value (often a non-divisor).

@@ -11,7 +11,7 @@ namespace sadsl::testing {
 inline int64_t loop_extent(const design& d, const loop_id& l) {
   affine e = d.band->extent(l);
   int64_t v = e.constant();
-  for (const auto& t : e.terms()) v += t.coefficient * t.symbol->value;
+  for (const auto& t : e.terms()) v += t.coefficient * detail::size_of(*t.symbol);
   return v;
 }
 

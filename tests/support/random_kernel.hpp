@@ -22,7 +22,7 @@ using env_t = std::map<const detail::symbol_node*, int64_t>;
 
 inline int64_t value_of(const affine& a, const env_t& env) {
   return a.evaluate([&](const detail::symbol_node& s) {
-    return s.kind == detail::symbol_kind::param ? s.value : env.at(&s);
+    return s.kind == detail::symbol_kind::param ? detail::size_of(s) : env.at(&s);
   });
 }
 

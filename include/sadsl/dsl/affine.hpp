@@ -110,6 +110,7 @@ condition operator>=(const affine& a, const affine& b);
 class param {
 public:
   const std::string& name() const;
+  /// The value on this thread: the one a scoped_sizes of this thread set, else the one set().
   int64_t value() const;
   /// Overrides the value used by the interpreter and code generation; sadsl::error (at the
   /// caller's line) unless value >= 1.
@@ -157,8 +158,8 @@ struct symbol_node {
   std::source_location where;    // where it was declared
   mutable int kernel_id = -1;    // owning kernel (loops: adopted at first use when unknown)
   mutable std::string kernel_name;
-  mutable int64_t value = 0;     // params: current value
-  affine lo, hi;                 // loops: bounds
+  mutable int64_t user_value = 0;  // params: the value param::set gave; read it through size_of
+  affine lo, hi;                   // loops: bounds
 
   /// The identity of a loop (kind == loop) or of a param (kind == param): key = seq.
   loop_id loop_identity() const { return loop_id(seq, name); }
@@ -166,6 +167,14 @@ struct symbol_node {
 };
 
 uint64_t next_symbol_seq();
+
+/// Problem sizes that hold on one thread only (scoped_sizes), by param node: they shadow the
+/// values param::set gave, so that a compiler step can work at other sizes while other threads
+/// work at theirs.
+using size_overrides = std::vector<std::pair<const symbol_node*, int64_t>>;
+size_overrides& thread_size_overrides();
+/// A param's value on this thread: its override, else its user_value.
+int64_t size_of(const symbol_node& param);
 
 }  // namespace detail
 

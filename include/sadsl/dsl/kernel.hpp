@@ -23,6 +23,7 @@
 #include "sadsl/dsl/affine.hpp"
 #include "sadsl/dsl/expr.hpp"
 #include "sadsl/dsl/types.hpp"
+#include "sadsl/error.hpp"
 
 struct isl_ctx;
 
@@ -182,7 +183,15 @@ public:
   isl_ctx* ctx() const;
   const std::shared_ptr<detail::kernel_state>& state() const { return state_; }
 
+  /// The same kernel on an isl context of its own: the same params, tensors, loops and
+  /// statements (the same objects, so the same identities and problem sizes: setting a size sets
+  /// it for both), for a compiler step that works on several threads at once, since the isl
+  /// objects of one context must stay on one thread. Programs and designs built from the copy
+  /// are those of this kernel, in the copy's context.
+  kernel with_own_context() const;
+
 private:
+  explicit kernel(std::shared_ptr<detail::kernel_state> state) : state_(std::move(state)) {}
   template <element T>
   tensor<T> make(std::string name, tensor_role role, std::vector<affine> extents, std::source_location where) {
     return {state_, add_tensor(std::move(name), elem_type_of<T>::value, role, std::move(extents), where)};
@@ -192,27 +201,33 @@ private:
   std::shared_ptr<detail::kernel_state> state_;
 };
 
-/// Sets a kernel's problem sizes while it lives and restores the user's values when it ends (a
-/// compiler step that works at other sizes: verification at reduced sizes, the models' template
-/// point). `size(n, value)` gives the value of the n-th param (declaration order) from its current one.
+/// Sets a kernel's problem sizes on this thread while it lives (a compiler step that works at
+/// other sizes: verification at reduced sizes, the models' template point); other threads, and
+/// this one once it ends, see the user's values. `size(n, value)` gives the value of the n-th
+/// param (declaration order) from its current one.
 class scoped_sizes {
 public:
   template <class F>
-  scoped_sizes(const kernel& k, F&& size) : params_(k.params()) {
-    for (size_t n = 0; n < params_.size(); ++n) {
-      saved_.push_back(params_[n].value());
-      params_[n].set(size(static_cast<int64_t>(n), saved_.back()));
+  scoped_sizes(const kernel& k, F&& size) : saved_(detail::thread_size_overrides()) {
+    std::vector<sadsl::param> params = k.params();
+    detail::size_overrides now;
+    for (size_t n = 0; n < params.size(); ++n) {
+      int64_t value = size(static_cast<int64_t>(n), params[n].value());
+      if (value < 1)
+        throw error("param \"" + params[n].name() + "\" set to " + std::to_string(value) +
+                    ": problem sizes must be at least 1");
+      now.emplace_back(params[n].node().get(), value);
     }
+    // An enclosing scope's sizes after these: size_of takes the first entry of a param.
+    now.insert(now.end(), saved_.begin(), saved_.end());
+    detail::thread_size_overrides() = std::move(now);
   }
-  ~scoped_sizes() {
-    for (size_t n = 0; n < params_.size(); ++n) params_[n].set(saved_[n]);
-  }
+  ~scoped_sizes() { detail::thread_size_overrides() = std::move(saved_); }
   scoped_sizes(const scoped_sizes&) = delete;
   scoped_sizes& operator=(const scoped_sizes&) = delete;
 
 private:
-  std::vector<sadsl::param> params_;
-  std::vector<int64_t> saved_;
+  detail::size_overrides saved_;
 };
 
 /// Runs `then_body` with its statements restricted to `cond`; `.else_(body)` to the complement.
