@@ -1,5 +1,6 @@
 // sadsl's own performance models for MM 1024^3 fp32 on the U250: DSL -> all 18 designs' models
-// ready to evaluate (performance_model, then the evaluator's just-in-time compilation), and the
+// ready to evaluate (design_models with compiler_models, as compile() makes them on `threads`
+// threads, then the evaluator's just-in-time compilation), and the
 // exact search over all 18, against the same search over the models AutoSA wrote when
 // ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
 // search (0: unlimited)] [--per-design]
@@ -62,23 +63,33 @@ int main(int argc, char** argv) {
   for (const auto& p : mm.params()) sizes[p.id()] = p.value();
   std::vector<design> ds = designs(mm);
   double designs_s = seconds_since(t0);
+  // The models as compile() makes them (design_models, `threads` threads); then once more on one
+  // thread, outside the total, for the ratio.
   auto t1 = clock_type::now();
-  std::vector<model::design_model> models;
-  for (const auto& d : ds) models.push_back(performance_model(d));
+  std::vector<std::optional<model::design_model>> models = design_models(ds, compiler_models(), {}, threads);
   double models_s = seconds_since(t1);
+  for (size_t d = 0; d < ds.size(); ++d)
+    if (!models[d]) std::printf("design %s has no model\n", ds[d].name().c_str());
   auto t2 = clock_type::now();
   std::vector<tune::design_space> spaces;
   std::vector<std::string> names;
   bool compiled = true;
   for (size_t d = 0; d < ds.size(); ++d) {
-    auto ev = std::make_shared<const model::evaluator>(std::move(models[d]));
+    if (!models[d]) continue;
+    auto ev = std::make_shared<const model::evaluator>(std::move(*models[d]));
     compiled = compiled && ev->active_backend() != model::backend::interpreter;
     spaces.emplace_back(ev, sizes, tune::builtin_device("u250"));
     names.push_back(ds[d].name());
   }
   double jit_s = seconds_since(t2);
-  std::printf("DSL -> %zu designs %.3f s -> models %.3f s -> ready to evaluate (%s) %.3f s: %.3f s in all (target 1 s)\n",
-              ds.size(), designs_s, models_s, compiled ? "compiled" : "interpreted", jit_s, seconds_since(t0));
+  double total_s = seconds_since(t0);
+  auto t3 = clock_type::now();
+  design_models(ds, compiler_models(), {}, 1);
+  double one_thread_s = seconds_since(t3);
+  std::printf("DSL -> %zu designs %.3f s -> models %.3f s (%u threads) -> ready to evaluate (%s) %.3f s: %.3f s in all "
+              "(target 1 s)\nmodels on one thread: %.3f s (%.2fx the time on %u)\n",
+              ds.size(), designs_s, models_s, threads, compiled ? "compiled" : "interpreted", jit_s, total_s, one_thread_s,
+              one_thread_s / models_s, threads);
   search_all("sadsl's models", spaces, names, threads, budget, per_design);
 
   std::filesystem::path descriptors = SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";

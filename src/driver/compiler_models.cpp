@@ -7,13 +7,13 @@
 namespace sadsl {
 
 model_source compiler_models(const modeling_options& options) {
-  return [options](const design& d) -> std::optional<model::design_model> {
+  return model_source::concurrent([options](const design& d) -> std::optional<model::design_model> {
     try {
       return performance_model(d, options);
     } catch (const error&) {
       return std::nullopt;  // outside what the builder models yet: the design is not tuned
     }
-  };
+  });
 }
 
 model_source compiler_models(const tune::device& device, modeling_options options) {

@@ -33,7 +33,7 @@ model::odyssey_binding odyssey_binding_of(const design& d) {
 }
 
 model_source odyssey_models(std::filesystem::path folder) {
-  return [folder](const design& d) -> std::optional<model::design_model> {
+  return model_source::concurrent([folder](const design& d) -> std::optional<model::design_model> {
     auto inner_from = d.tile_order.end() - static_cast<std::ptrdiff_t>(d.tile_inner);
     auto file = model::find_odyssey_descriptor(folder, names(d.space.begin(), d.space.end()),
                                                names(d.tile_order.begin(), inner_from),
@@ -44,7 +44,7 @@ model_source odyssey_models(std::filesystem::path folder) {
     m.source = "AutoSA descriptor " + (folder.filename().empty() ? folder.parent_path().filename() : folder.filename())
                                           .string() + "/" + file->filename().string();
     return m;
-  };
+  });
 }
 
 }  // namespace sadsl

@@ -1,11 +1,7 @@
 #include "steps.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <memory>
-#include <system_error>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -17,6 +13,7 @@
 #include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/dump.hpp"
 #include "sadsl/poly/operations.hpp"
+#include "per_design.hpp"
 
 namespace sadsl::driver {
 
@@ -39,15 +36,16 @@ std::string designs_text(const std::vector<design>& ds) {
   return text;
 }
 
-void verify_designs(const kernel& k, const std::vector<design>& ds, int64_t verify_size) {
-  if (verify_size < 1) throw error(fmt::format("compile_options::verify_size = {}, but sizes are at least 1", verify_size));
-  scoped_sizes sizes(k, [&](int64_t n, int64_t value) { return std::min(value, verify_size + 2 * n); });
-  for (const auto& d : ds) {
+void verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o) {
+  if (o.verify_size < 1)
+    throw error(fmt::format("compile_options::verify_size = {}, but sizes are at least 1", o.verify_size));
+  scoped_sizes sizes(k, [&](int64_t n, int64_t value) { return std::min(value, o.verify_size + 2 * n); });
+  for_each_design(ds, o.designs, o.threads, [&](size_t, const design& d) {
     design_point point = sample_point(d);
     std::string problem = verify_design(d, point);
     if (problem.empty()) problem = verify_architecture(build_architecture(d, {point, {}, false}));
     if (!problem.empty()) throw internal_error("verification of kernel \"" + k.name() + "\" failed: " + problem);
-  }
+  });
 }
 
 tune::workload workload_of(const program& p) {
@@ -58,34 +56,13 @@ tune::workload workload_of(const program& p) {
 namespace {
 
 // Each model's evaluator compiles it (a C++ compiler run of a second or two when the cache is
-// cold), so they are made as many at once as there are cores; the first error, in design
-// order, is rethrown once all are done.
-std::vector<std::shared_ptr<const model::evaluator>> evaluators_of(std::vector<model::design_model>& models) {
+// cold), so they are made as many at once as there are threads.
+std::vector<std::shared_ptr<const model::evaluator>> evaluators_of(std::vector<model::design_model>& models,
+                                                                   unsigned threads) {
   std::vector<std::shared_ptr<const model::evaluator>> made(models.size());
-  std::vector<std::exception_ptr> failed(models.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t m = next++; m < models.size(); m = next++) {
-      try {
-        made[m] = std::make_shared<const model::evaluator>(std::move(models[m]));
-      } catch (...) {
-        failed[m] = std::current_exception();
-      }
-    }
-  };
-  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> helpers;
-  for (size_t h = 1; h < std::min<size_t>(cores, models.size()); ++h) {
-    try {
-      helpers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads: the ones started share the rest
-    }
-  }
-  work();
-  for (std::thread& t : helpers) t.join();
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+  parallel_for(models.size(), threads, [&](unsigned, size_t m) {
+    made[m] = std::make_shared<const model::evaluator>(std::move(models[m]));
+  });
   return made;
 }
 
@@ -97,8 +74,9 @@ void design_spaces(compile_result& r, const compile_options& o) {
   std::vector<model::design_model> models;
   std::vector<std::map<param_id, int64_t>> sizes;
   std::vector<size_t> modeled;
+  std::vector<std::optional<model::design_model>> made = design_models(r.designs, o.models, o.designs, o.threads);
   for (size_t d = 0; d < r.designs.size(); ++d) {
-    std::optional<model::design_model> m = o.models(r.designs[d]);
+    std::optional<model::design_model>& m = made[d];
     if (!m) continue;
     std::map<param_id, int64_t> own;
     for (const auto& p : m->params)
@@ -113,7 +91,7 @@ void design_spaces(compile_result& r, const compile_options& o) {
     sizes.push_back(std::move(own));
     modeled.push_back(d);
   }
-  std::vector<std::shared_ptr<const model::evaluator>> evaluators = evaluators_of(models);
+  std::vector<std::shared_ptr<const model::evaluator>> evaluators = evaluators_of(models, o.threads);
   for (size_t m = 0; m < modeled.size(); ++m) {
     r.spaces.emplace_back(evaluators[m], sizes[m], o.device);
     r.space_design.push_back(modeled[m]);
@@ -121,3 +99,15 @@ void design_spaces(compile_result& r, const compile_options& o) {
 }
 
 }  // namespace sadsl::driver
+
+namespace sadsl {
+
+std::vector<std::optional<model::design_model>> design_models(const std::vector<design>& ds, const model_source& source,
+                                                              const design_options& options, unsigned threads) {
+  std::vector<std::optional<model::design_model>> made(ds.size());
+  driver::for_each_design(ds, options, source.is_concurrent() ? threads : 1,
+                          [&](size_t d, const design& twin) { made[d] = source(twin); });
+  return made;
+}
+
+}  // namespace sadsl

@@ -36,10 +36,10 @@ std::string polyhedral_text(const program& p, const std::vector<dependence>& dep
 /// Every design's description (designs.txt).
 std::string designs_text(const std::vector<design>& ds);
 
-/// Checks every design at reduced sizes with the interpreter (its concrete schedule) and the
-/// executor (its architecture), both at sample_point; restores the kernel's sizes.
-/// sadsl::internal_error naming the design and what differs.
-void verify_designs(const kernel& k, const std::vector<design>& ds, int64_t verify_size);
+/// Checks every design at reduced sizes (o.verify_size) with the interpreter (its concrete
+/// schedule) and the executor (its architecture), both at sample_point, on o.threads threads;
+/// restores the kernel's sizes. sadsl::internal_error naming the design and what differs.
+void verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o);
 
 /// The kernel's arithmetic at its current sizes, as the tuner's throughput numerator.
 tune::workload workload_of(const program& p);

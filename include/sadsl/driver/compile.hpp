@@ -8,20 +8,23 @@
 // concrete schedule (the interpreter) and its architecture (the PE array and I/O network as
 // communicating processes, the executor). `architecture` builds the tuned design's PE array and
 // I/O network at the tuned point; `HLS` writes its Vitis HLS project (codegen/hls.hpp) into
-// <output>/<design folder>/. Until the compiler builds its own performance models, `models` asks a model_source
-// (odyssey_models.hpp: the AutoSA descriptor of the same dataflow and tile order).
+// <output>/<design folder>/. `models` asks a model_source: compiler_models.hpp (sadsl's own, read
+// off each design's architecture) or odyssey_models.hpp (the AutoSA descriptor of the same dataflow
+// and tile order). Verification and models work on several threads (compile_options::threads).
 //
 //   kernel mm = ...;
 //   compile_options o;
-//   o.models = odyssey_models(mm, folder);
+//   o.models = compiler_models(o.device);
 //   compile_result r = compile(mm, o);
 //   if (r.tuned()) std::cout << r.best_design().name();
+#include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,9 +41,37 @@
 
 namespace sadsl {
 
-/// The performance model of a design, or std::nullopt when there is none (the design is not
-/// tuned). Every parameter must carry its origin (problem size, factor or pack of this kernel).
-using model_source = std::function<std::optional<model::design_model>(const design&)>;
+/// Where the designs' performance models come from: a function giving a design's model, or
+/// std::nullopt when there is none (the design is not tuned). Every parameter must carry its origin
+/// (problem size, factor or pack of this kernel).
+///
+/// A plain function is called on the calling thread, once per design, with the designs of the
+/// compile result. One made by model_source::concurrent (sadsl's own sources are) is called from
+/// several threads at once, each thread with the designs of its own copy of the kernel
+/// (kernel::with_own_context): it must be safe to call so, and may use the design's isl objects.
+class model_source {
+public:
+  using function = std::function<std::optional<model::design_model>(const design&)>;
+
+  model_source() = default;
+  template <class F>
+    requires(!std::same_as<std::remove_cvref_t<F>, model_source> && std::constructible_from<function, F>)
+  model_source(F&& f) : model_(std::forward<F>(f)) {}  // NOLINT: a lambda is a model source
+  /// A source that may be called from several threads at once.
+  static model_source concurrent(function f) {
+    model_source s(std::move(f));
+    s.concurrent_ = true;
+    return s;
+  }
+
+  std::optional<model::design_model> operator()(const design& d) const { return model_(d); }
+  explicit operator bool() const { return static_cast<bool>(model_); }
+  bool is_concurrent() const { return concurrent_; }
+
+private:
+  function model_;
+  bool concurrent_ = false;
+};
 
 struct compile_options {
   /// Which dataflows and passes (compute/designs.hpp).
@@ -52,6 +83,9 @@ struct compile_options {
   int64_t verify_size = 12;
   /// Where the designs' models come from; empty: the designs are not tuned.
   model_source models;
+  /// Threads for the steps that work design by design (verify, models, their compilation): 0 is
+  /// one per hardware thread. Each thread but the calling one works on its own copy of the kernel.
+  unsigned threads = 0;
   /// The device to tune for, the search method and its budget (exact: to the proven optimum of
   /// each design it finishes in half of that design's share of the budget, genetic-mp with the
   /// rest otherwise; tune::search_settings::exact_budget_share).
@@ -104,6 +138,14 @@ struct compile_result {
 /// Runs the flow on kernel k at its current problem sizes. Throws sadsl::error for a kernel that
 /// cannot be mapped, and sadsl::internal_error for a design that fails its verification (a bug).
 compile_result compile(const kernel& k, const compile_options& options = {});
+
+/// The model of each of ds (std::nullopt where the source has none), made on up to `threads`
+/// threads (0: one per hardware thread) when the source is concurrent, on the calling thread
+/// otherwise. ds are designs(k, options) of one kernel k, or some of them: a helper thread finds
+/// each design's twin among designs(copy of k, options) by its description (design::str()); one
+/// without a twin is modelled on the calling thread. The first error, in design order, is rethrown.
+std::vector<std::optional<model::design_model>> design_models(const std::vector<design>& ds, const model_source& source,
+                                                              const design_options& options = {}, unsigned threads = 0);
 
 /// A folder name for design d: its space loops, then its tile order, loop names joined by '_'
 /// ("[i,j] <[i,j],k>" -> "i_j-i_j_k").
