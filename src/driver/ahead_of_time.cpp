@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sadsl/compute/designs.hpp"
+#include "sadsl/driver/compiler_models.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/files.hpp"
@@ -17,13 +18,13 @@ std::string ahead_of_time_source(const kernel& k, const modeling_options& option
   emit.register_ahead_of_time = true;
   emit.own_namespace = true;
   std::set<std::string> emitted;  // two designs with the same evaluation code share it
-  for (const design& d : designs(k)) {
-    model::design_model m;
-    try {
-      m = performance_model(d, options);
-    } catch (const error&) {
-      continue;  // outside what the builder models: compiler_models() does not tune it either
-    }
+  std::vector<design> ds = designs(k);
+  // Made on every core; none for a design outside what the builder models (it is not tuned either).
+  std::vector<std::optional<model::design_model>> models = design_models(ds, compiler_models(options));
+  for (size_t i = 0; i < ds.size(); ++i) {
+    if (!models[i]) continue;
+    const design& d = ds[i];
+    const model::design_model& m = *models[i];
     model::emitted_model e = model::emit_model(m, emit);
     if (!emitted.insert(e.hash).second) continue;
     out += "\n// design " + d.name() + "\n" + e.source;
