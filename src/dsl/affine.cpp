@@ -19,7 +19,7 @@ size_overrides& thread_size_overrides() {
 
 int64_t size_of(const symbol_node& param) {
   for (const auto& [node, value] : thread_size_overrides())
-    if (node == &param) return value;
+    if (node.get() == &param) return value;
   return param.user_value;
 }
 }  // namespace detail

@@ -10,6 +10,7 @@
 #include <memory>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sadsl/core/identity.hpp"
@@ -112,8 +113,9 @@ public:
   const std::string& name() const;
   /// The value on this thread: the one a scoped_sizes of this thread set, else the one set().
   int64_t value() const;
-  /// Overrides the value used by the interpreter and code generation; sadsl::error (at the
-  /// caller's line) unless value >= 1.
+  /// Overrides the value used by the interpreter and code generation, on every thread (hidden on
+  /// a thread while a scoped_sizes there sets this param); sadsl::error (at the caller's line)
+  /// unless value >= 1.
   void set(int64_t value, std::source_location where = std::source_location::current()) const;
   /// The param's identity.
   param_id id() const;
@@ -170,8 +172,9 @@ uint64_t next_symbol_seq();
 
 /// Problem sizes that hold on one thread only (scoped_sizes), by param node: they shadow the
 /// values param::set gave, so that a compiler step can work at other sizes while other threads
-/// work at theirs.
-using size_overrides = std::vector<std::pair<const symbol_node*, int64_t>>;
+/// work at theirs. The entries own their nodes: no node dies, and no new one takes its address,
+/// while its override stands.
+using size_overrides = std::vector<std::pair<symbol_ptr, int64_t>>;
 size_overrides& thread_size_overrides();
 /// A param's value on this thread: its override, else its user_value.
 int64_t size_of(const symbol_node& param);

@@ -216,7 +216,7 @@ public:
       if (value < 1)
         throw error("param \"" + params[n].name() + "\" set to " + std::to_string(value) +
                     ": problem sizes must be at least 1");
-      now.emplace_back(params[n].node().get(), value);
+      now.emplace_back(params[n].node(), value);
     }
     // An enclosing scope's sizes after these: size_of takes the first entry of a param.
     now.insert(now.end(), saved_.begin(), saved_.end());
