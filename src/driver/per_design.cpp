@@ -74,9 +74,12 @@ std::unique_ptr<twin_designs> make_twins(const std::vector<design>& ds, const st
 void for_each_design(const std::vector<design>& ds, const design_options& options, unsigned threads,
                      const std::function<void(size_t index, const design& d)>& job) {
   unsigned workers = worker_count(threads, ds.size());
+  // The helpers copy the first design's kernel: a design of another kernel has no twin there
+  // (an empty description matches none), however alike the two kernels print.
   std::vector<std::string> descriptions;
   if (workers > 1)
-    for (const design& d : ds) descriptions.push_back(d.str());
+    for (const design& d : ds)
+      descriptions.push_back(d.band->source->kernel().ctx() == ds.front().band->source->kernel().ctx() ? d.str() : "");
   std::vector<std::unique_ptr<twin_designs>> twins(workers);  // slot w: only worker w touches it
   std::vector<std::exception_ptr> setup_failed(workers);
   std::vector<std::exception_ptr> failed(ds.size());

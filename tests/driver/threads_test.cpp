@@ -137,3 +137,18 @@ TEST_CASE("compile gives the same results on one thread and on several") {
   };
   CHECK(run(3) == run(1));
 }
+
+TEST_CASE("designs of two alike kernels are each modelled with their own kernel's objects") {
+  kernel k = mm_at_48(), alike = mm_at_48();
+  std::vector<design> ds = designs(k), theirs = designs(alike);
+  ds.insert(ds.end(), theirs.begin(), theirs.end());
+  auto one = design_models(ds, compiler_models(), {}, 1);
+  auto three = design_models(ds, compiler_models(), {}, 3);
+  for (size_t d = 0; d < ds.size(); ++d) {
+    REQUIRE(one[d]);
+    REQUIRE(three[d]);
+    CHECK(three[d]->params.front().origin == one[d]->params.front().origin);  // the size of the design's own kernel
+    CHECK(model::emit_cpp(*three[d]) == model::emit_cpp(*one[d]));
+  }
+  CHECK_FALSE(one.front()->params.front().origin == one[18]->params.front().origin);
+}
