@@ -32,3 +32,4 @@
 #include "sadsl/driver/ahead_of_time.hpp"
 #include "sadsl/comm/part_cycles.hpp"
 #include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/modeling/symbolic_architecture.hpp"

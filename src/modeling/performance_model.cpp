@@ -1,6 +1,7 @@
 // performance_model: a design's model read off its architecture at a template point (see the
 // header), checked against that architecture's own counts before it is returned.
 #include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/modeling/symbolic_architecture.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -47,8 +48,8 @@ std::string kind_text(const design& d, const module_kind& k, const module_part& 
 // The model under construction, and the template architecture it is read from.
 class builder {
 public:
-  builder(const design& d, const modeling_options& o, model::design_model& m)
-      : d_(d), o_(o), m_(m), prog_(*d.band->source), s_(d, m) {}
+  builder(const design& d, const modeling_options& o, model::design_model& m, symbolic_architecture& sym)
+      : d_(d), o_(o), m_(m), sym_(sym), prog_(*d.band->source), s_(d, m) {}
 
   void build(const architecture& a) {
     if (a.padding == padding_mode::guarded)
@@ -64,6 +65,8 @@ public:
       for (auto& t : phase_tiles(a, ph)) tiles_.push_back(std::move(t));
     expr lut_io = 0, offchip = 0, bram = 0, uram = 0;
     std::vector<modeling::module_timing> timings;
+    sym_.design = d_.name();
+    for (size_t i = 0; i < d_.space.size(); ++i) sym_.pe_grid.push_back(s_.grid(i));
     for (size_t k = 0; k < a.modules.size(); ++k) {
       const module_kind& kind = a.modules[k];
       expr instances = instance_count(kind);
@@ -72,14 +75,28 @@ public:
       timings.push_back(module_timing(a, static_cast<int>(k)));
       // A module that runs in no tile at a point (a reload network when its loop has one tile)
       // is not built there.
-      instances = instances * model::min(expr(1), modeling::tile_count(frame_, timings.back().ranges));
+      active_kind_.push_back(activity(timings.back().ranges));
+      instances = instances * active_kind_.back();
       if (kind.role != module_role::pe) lut_io = lut_io + instances;
+      symbolic_module& out = sym_.modules.emplace_back();
+      out.name = kind.name;
+      out.role = kind.role;
+      out.network = kind.network;
+      out.level = kind.level;
+      out.boundary = kind.boundary;
+      out.chain = chain_of(kind);
+      out.instances = instances;
       for (const auto& b : kind.buffers) {
+        out.buffers.push_back(buffer_of(kind, b));
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
-        bram = bram + copies * memory(kind, b, false);
-        uram = uram + copies * memory(kind, b, true);
+        bram = bram + copies * out.buffers.back().bram18k;
+        uram = uram + copies * out.buffers.back().uram;
       }
       if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
+    }
+    for (size_t k = 0; k < a.modules.size(); ++k) {
+      sym_.modules[k].fifos_in = fifos_in(a, k);
+      sym_.fifos = sym_.fifos + sym_.modules[k].fifos_in;
     }
     for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
     modeling::pe_frame pe = frame_of_pe(a);
@@ -132,7 +149,8 @@ private:
     network_terms t;
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
-    t.pack = s_.pack(accesses, t.box.back(), bits_of(t.element));
+    std::vector<expr> offsets = s_.pack_offsets(accesses, t.box.back());
+    t.pack = symbols::pack_of(offsets, bits_of(t.element));
     t.cluster_order = net.cluster_order;
     t.buffered_level = net.buffered_level;
     for (const auto& k : a.modules)
@@ -140,6 +158,7 @@ private:
         for (size_t dim = 0; dim < t.box.size(); ++dim)
           check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
                 t.box[dim], k.buffers.at(0).extents.at(dim));
+    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, 512 / bits_of(t.element)});
     networks_.push_back(std::move(t));
   }
 
@@ -160,6 +179,58 @@ private:
       n = n * (chain ? (k.boundary ? expr(1) : g - expr(1)) : g);
     }
     return n;
+  }
+
+  // 1 where a module that runs in `ranges` of the tiles runs in some tile, else 0: every loop has
+  // a first and a last tile, so only "all but the first (last)" can be none.
+  expr activity(const std::vector<modeling::tile_range>& ranges) const {
+    using modeling::tile_range;
+    for (auto r : ranges)
+      if (r == tile_range::all_but_first || r == tile_range::all_but_last) return model::min(expr(1), modeling::tile_count(frame_, ranges));
+    return 1;
+  }
+
+  // The FIFOs that the instances of module kind k read: one per input port. A port that only an
+  // I/O network feeds is there only where that network is built. A PE chain's port that a network
+  // feeds at the chain's start (a reload of partial sums) is always there: where the network is
+  // not built, a dummy source feeds the chain's first PEs instead.
+  expr fifos_in(const architecture& a, size_t k) {
+    expr n = 0;
+    const module_kind& kind = a.modules[k];
+    for (size_t p = 0; p < kind.ports.size(); ++p) {
+      if (!kind.ports[p].input) continue;
+      std::optional<size_t> io;
+      bool chained = false;
+      for (const auto& f : a.fifos) {
+        if (f.consumer_kind != static_cast<int>(k) || f.consumer_port != static_cast<int>(p)) continue;
+        if (f.producer_kind == static_cast<int>(k)) chained = true;
+        else if (a.modules.at(static_cast<size_t>(f.producer_kind)).network >= 0) io = static_cast<size_t>(f.producer_kind);
+      }
+      if (io && chained && kind.role == module_role::pe) dummy_in_place_of(a, *io, kind.ports[p].tensor);
+      n = n + sym_.modules[k].instances * (io && !chained ? active_kind_.at(*io) : expr(1));
+    }
+    return n;
+  }
+
+  // Where I/O module kind io (the start of a PE chain of `tensor`) is not built, a dummy source
+  // feeds each first PE of the chain.
+  void dummy_in_place_of(const architecture& a, size_t io, const tensor_id& tensor) {
+    const io_network& net = a.networks.at(static_cast<size_t>(a.modules[io].network));
+    SADSL_INTERNAL_ASSERT(net.along.has_value(), "a PE chain fed by an interior network: " + net.name);
+    expr instances = expr(1) - active_kind_.at(io);
+    if (instances.is_constant(0)) return;
+    for (size_t i = 0; i < d_.space.size(); ++i)
+      if (i != static_cast<size_t>(*net.along)) instances = s_.grid(i) * instances;
+    for (auto& m : sym_.modules)
+      if (m.role == module_role::dummy_source && m.chain == tensor) {
+        m.instances = m.instances + instances;
+        return;
+      }
+    symbolic_module& d = sym_.modules.emplace_back();
+    d.name = tensor.name() + "_PE_dummy_in";
+    d.role = module_role::dummy_source;
+    d.chain = tensor;
+    d.instances = instances;
   }
 
   // The extents of a part's schedule dimensions.
@@ -303,11 +374,16 @@ private:
     return std::nullopt;
   }
 
-  // BRAM18K (uram = false) or URAM blocks of one copy of a buffer, as buffer_bram18k / buffer_uram.
-  expr memory(const module_kind& k, const buffer& b, bool uram) const {
-    std::vector<expr> extents;
+  // A buffer of module k: one copy's extents, banks, BRAM18K and URAM blocks (as buffer_bram18k
+  // and buffer_uram count them).
+  symbolic_buffer buffer_of(const module_kind& k, const buffer& b) const {
+    symbolic_buffer out;
+    out.name = b.name;
+    out.tensor = b.tensor;
+    out.element = b.element;
+    out.double_buffered = b.double_buffered;
     if (k.buffered) {
-      extents = network(k).box;
+      out.extents = network(k).box;
     } else {  // a PE's local buffer: the box of the local accesses of its tensor
       std::vector<access_ref> accesses;
       for (const auto& st : prog_.statements()) {
@@ -315,13 +391,13 @@ private:
         for (size_t r = 0; r < st.reads.size(); ++r)
           if (st.reads[r].tensor->id() == b.tensor) accesses.push_back({st.id, static_cast<int>(r)});
       }
-      extents = s_.box(accesses);
-      for (size_t dim = 0; dim < extents.size(); ++dim)
-        check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name), extents[dim],
+      out.extents = s_.box(accesses);
+      for (size_t dim = 0; dim < out.extents.size(); ++dim)
+        check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name), out.extents[dim],
               b.extents.at(dim));
     }
     expr size = 1;
-    for (const auto& e : extents) size = size * e;
+    for (const auto& e : out.extents) size = size * e;
     expr banks = 1;
     if (k.buffered) {
       banks = network(k).pack;
@@ -330,12 +406,14 @@ private:
           for (const auto& op : block.ops)
             if (op.buffer == 0 && part.iterates == module_part::iteration::pe_frame && op.lanes > 1) banks = model::max(banks, s_.simd());
     }
+    out.banks = banks;
     expr bits = static_cast<double>(bits_of(b.element));
     expr per_bank = model::ceil_div(size, banks);
     expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(size, 64);
     expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
-    if (uram) return over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096));
-    return over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
+    out.uram = over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096));
+    out.bram18k = over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
+    return out;
   }
 
   void add_constraints() {
@@ -375,9 +453,10 @@ private:
       for (const auto& n : a.networks)
         for (const auto& st : prog_.statements())
           reduces = reduces || (n.along && static_cast<size_t>(*n.along) == i && st.write.tensor->id() == n.tensor);
-      if (reduces)
-        m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
-                                  fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+      if (!reduces) continue;
+      m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
+                                fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+      sym_.constraints.push_back(m_.constraints.back());
     }
   }
 
@@ -391,6 +470,7 @@ private:
   const design& d_;
   const modeling_options& o_;
   model::design_model& m_;
+  symbolic_architecture& sym_;
   const program& prog_;
   symbols s_;
   std::vector<double> values_;
@@ -398,6 +478,7 @@ private:
   std::vector<std::vector<int64_t>> tiles_;  // of every phase, at the template
   modeling::tile_frame frame_;
   expr words_ = 0, active_ = 0;  // of the last top-level transfer part seen
+  std::vector<expr> active_kind_;  // per module kind: 1 where it runs in some tile, else 0
 };
 
 }  // namespace
@@ -419,11 +500,13 @@ std::vector<double> model_point(const model::design_model& m, const design_point
   return out;
 }
 
-model::design_model performance_model(const design& d, const modeling_options& options) {
+namespace {
+
+// Builds design d's model and symbolic architecture from the architecture at its template point.
+void read_template(const design& d, const modeling_options& options, model::design_model& m, symbolic_architecture& sym) {
   if (!(options.dram_bytes_per_cycle > 0))
     throw error(fmt::format("performance_model: the DRAM bandwidth must be positive (is {} bytes per cycle)",
                             options.dram_bytes_per_cycle));
-  model::design_model m;
   m.name = d.name();
   m.source = "sadsl";
   const kernel& k = d.band->source->kernel();
@@ -440,8 +523,24 @@ model::design_model performance_model(const design& d, const modeling_options& o
   for (const auto& p : k.params()) bounds_band.push_back(tiled.count(p.id().key()) > 0);
   scoped_sizes sizes(k, [&](int64_t n, int64_t) { return bounds_band[static_cast<size_t>(n)] ? 16 + 2 * n : 3 + 2 * n; });
   architecture a = build_architecture(d, {template_point(d), {}, options.prefer_uram, /*widest_packing=*/false});
-  builder(d, options, m).build(a);
+  builder(d, options, m, sym).build(a);
+  sym.params = m.params;
+}
+
+}  // namespace
+
+model::design_model performance_model(const design& d, const modeling_options& options) {
+  model::design_model m;
+  symbolic_architecture sym;
+  read_template(d, options, m, sym);
   return m;
+}
+
+symbolic_architecture build_symbolic_architecture(const design& d, const modeling_options& options) {
+  model::design_model m;
+  symbolic_architecture sym;
+  read_template(d, options, m, sym);
+  return sym;
 }
 
 }  // namespace sadsl

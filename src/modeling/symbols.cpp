@@ -177,6 +177,10 @@ std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
 }
 
 expr symbols::pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const {
+  return pack_of(pack_offsets(accesses, last), element_bits);
+}
+
+std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses, const expr& last) const {
   std::vector<expr> offsets{last};
   for (const auto& a : accesses) {
     affine index = stored_index(a, prog_.statement(a.statement).access(a).index.size() - 1);
@@ -189,6 +193,10 @@ expr symbols::pack(const std::vector<access_ref>& accesses, const expr& last, in
       if (l->space) offsets.push_back(c * l->w);
     }
   }
+  return offsets;
+}
+
+expr symbols::pack_of(const std::vector<expr>& offsets, int element_bits) {
   expr pack = 1;
   for (int64_t word = 2; word * element_bits <= 512; word *= 2) {
     expr all = 1;

@@ -48,6 +48,11 @@ public:
   /// The packing factor of a chunk of `accesses` whose box ends in `last`: the largest power of
   /// two that divides `last` and every offset where a chunk can start, at most 512 bits.
   expr pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const;
+  /// What pack() divides: the box's last extent and the offsets along the stored last dimension
+  /// at which the accesses' chunks start.
+  std::vector<expr> pack_offsets(const std::vector<access_ref>& accesses, const expr& last) const;
+  /// The largest power of two w, w x element_bits <= 512, that divides every one of `offsets`.
+  static expr pack_of(const std::vector<expr>& offsets, int element_bits);
   /// The value of an affine expression of kernel params (sadsl::error for loop terms).
   expr of_params(const affine& a, const std::string& what) const;
 
