@@ -24,6 +24,7 @@ inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>&
   options.models = compiler_models(options.device);  // the device's DRAM bandwidth per port
   options.method = "exact";
   options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
+  options.search.threads = 0;  // on every core: the optimum and its ties do not depend on the threads
   options.hls.sim_include = "../../../include/sadsl/sim";  // from generated/<kernel>/<design>/ (make csim)
   compile_result r = compile(k, options);
   std::printf("%s: %zu designs, each verified by the interpreter and the architecture executor\n", k.name().c_str(),
