@@ -95,7 +95,7 @@ public:
       if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
     }
     for (size_t k = 0; k < a.modules.size(); ++k) {
-      sym_.modules[k].fifos_in = fifos_in(a, k);
+      add_ports(a, k);
       sym_.fifos = sym_.fifos + sym_.modules[k].fifos_in;
     }
     for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
@@ -190,31 +190,45 @@ private:
     return 1;
   }
 
-  // The FIFOs that the instances of module kind k read: one per input port. A port that only an
-  // I/O network feeds is there only where that network is built. A PE chain's port that a network
-  // feeds at the chain's start (a reload of partial sums) is always there: where the network is
-  // not built, a dummy source feeds the chain's first PEs instead.
-  expr fifos_in(const architecture& a, size_t k) {
-    expr n = 0;
+  // The ports of module kind k and the FIFOs its instances read: one per input port. A port that
+  // only an I/O network serves is there only where that network is built. A PE chain's port that
+  // a network feeds at the chain's start (a reload of partial sums) is always there: where the
+  // network is not built, a dummy source feeds the chain's first PEs instead.
+  void add_ports(const architecture& a, size_t k) {
     const module_kind& kind = a.modules[k];
     for (size_t p = 0; p < kind.ports.size(); ++p) {
-      if (!kind.ports[p].input) continue;
+      const port& q = kind.ports[p];
       std::optional<size_t> io;
       bool chained = false;
       for (const auto& f : a.fifos) {
-        if (f.consumer_kind != static_cast<int>(k) || f.consumer_port != static_cast<int>(p)) continue;
-        if (f.producer_kind == static_cast<int>(k)) chained = true;
-        else if (a.modules.at(static_cast<size_t>(f.producer_kind)).network >= 0) io = static_cast<size_t>(f.producer_kind);
+        bool here = q.input ? f.consumer_kind == static_cast<int>(k) && f.consumer_port == static_cast<int>(p)
+                            : f.producer_kind == static_cast<int>(k) && f.producer_port == static_cast<int>(p);
+        if (!here) continue;
+        int peer = q.input ? f.producer_kind : f.consumer_kind;
+        if (peer == static_cast<int>(k)) chained = true;
+        else if (a.modules.at(static_cast<size_t>(peer)).network >= 0) io = static_cast<size_t>(peer);
       }
-      if (io && chained && kind.role == module_role::pe) dummy_in_place_of(a, *io, kind.ports[p].tensor);
-      n = n + sym_.modules[k].instances * (io && !chained ? active_kind_.at(*io) : expr(1));
+      if (io && chained && q.input && kind.role == module_role::pe) dummy_in_place_of(a, *io, q, port_lanes(kind, q));
+      expr present = io && !chained && kind.network < 0 ? active_kind_.at(*io) : expr(1);
+      symbolic_module& out = sym_.modules[k];  // after dummy_in_place_of, which may add a module
+      out.ports.push_back({q.name, q.input, q.element, port_lanes(kind, q), q.tensor, present});
+      if (q.input) out.fifos_in = out.fifos_in + out.instances * present;
     }
-    return n;
+  }
+
+  // Elements per token of a port: the SIMD lanes where the PEs move vectors (their ports, the
+  // dummies' and the buffered I/O modules' ports to the PEs), else the network's packing. The
+  // template is built with packing 1 and two or more SIMD lanes, so lanes above 1 there are SIMD.
+  expr port_lanes(const module_kind& kind, const port& q) const {
+    bool pe_side = kind.network < 0 || q.name == "to_pe" || q.name == "from_pe";
+    if (!pe_side) return network(kind).pack;
+    return q.lanes > 1 ? s_.simd() : expr(1);
   }
 
   // Where I/O module kind io (the start of a PE chain of `tensor`) is not built, a dummy source
   // feeds each first PE of the chain.
-  void dummy_in_place_of(const architecture& a, size_t io, const tensor_id& tensor) {
+  void dummy_in_place_of(const architecture& a, size_t io, const port& pe_port, const expr& lanes) {
+    const tensor_id& tensor = pe_port.tensor;
     const io_network& net = a.networks.at(static_cast<size_t>(a.modules[io].network));
     SADSL_INTERNAL_ASSERT(net.along.has_value(), "a PE chain fed by an interior network: " + net.name);
     expr instances = expr(1) - active_kind_.at(io);
@@ -231,6 +245,7 @@ private:
     d.role = module_role::dummy_source;
     d.chain = tensor;
     d.instances = instances;
+    d.ports.push_back({"out", false, pe_port.element, lanes, tensor, 1});
   }
 
   // The extents of a part's schedule dimensions.

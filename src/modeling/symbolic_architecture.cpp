@@ -97,6 +97,9 @@ architecture_counts counts_at(const symbolic_architecture& a, const design_point
     architecture_counts::module_counts c;
     c.instances = instances;
     c.fifos_in = integer_value(mod.fifos_in, values, "the FIFOs read by " + mod.name);
+    for (const auto& q : mod.ports)
+      if (integer_value(q.present, values, "the presence of port " + q.name) == 1)
+        c.port_lanes.push_back(integer_value(q.lanes, values, "the lanes of port " + q.name));
     for (const auto& b : mod.buffers) {
       architecture_counts::buffer_counts bc;
       for (const auto& e : b.extents) bc.extents.push_back(integer_value(e, values, "an extent of " + b.name));
@@ -124,6 +127,7 @@ architecture_counts counts_of(const architecture& a) {
     }
     architecture_counts::module_counts c;
     c.instances = static_cast<int64_t>(mod.instances.size());
+    for (const auto& q : mod.ports) c.port_lanes.push_back(q.lanes);
     for (const auto& f : a.fifos) c.fifos_in += &a.modules.at(static_cast<size_t>(f.consumer_kind)) == &mod ? 1 : 0;
     for (const auto& b : mod.buffers)
       c.buffers.push_back({b.extents, b.banks, b.double_buffered, buffer_bram18k(b), buffer_uram(b)});
@@ -152,6 +156,8 @@ std::string counts_difference(const architecture_counts& want, const architectur
     }
     if (it->second.instances != m.instances)
       out += fmt::format("{}: {} instances != {}\n", key_text(key), m.instances, it->second.instances);
+    if (it->second.port_lanes != m.port_lanes)
+      out += fmt::format("{}: port lanes {} != {}\n", key_text(key), extents_text(m.port_lanes), extents_text(it->second.port_lanes));
     if (it->second.fifos_in != m.fifos_in)
       out += fmt::format("{}: reads {} FIFOs != {}\n", key_text(key), m.fifos_in, it->second.fifos_in);
     for (size_t b = 0; b < std::max(m.buffers.size(), it->second.buffers.size()); ++b) {
@@ -178,6 +184,13 @@ std::string to_string(const symbolic_architecture& a) {
   for (const auto& m : a.modules) {
     out += fmt::format("module {} ({}): {} instances, reading {} FIFOs\n", m.name, role_text(m.role),
                        model::to_string(m.instances), model::to_string(m.fifos_in));
+    std::vector<std::string> ports;
+    for (const auto& q : m.ports) {
+      bool packed = m.network >= 0 && q.lanes.same_as(a.networks.at(static_cast<size_t>(m.network)).pack);
+      ports.push_back(fmt::format("{} ({}, {} lanes{})", q.name, q.input ? "in" : "out", packed ? "packing" : model::to_string(q.lanes),
+                                  q.present.is_constant(1) ? "" : ", where " + model::to_string(q.present) + " = 1"));
+    }
+    if (!ports.empty()) out += fmt::format("  ports: {}\n", fmt::join(ports, ", "));
     for (const auto& b : m.buffers)  // banks and memory blocks follow from the network's packing: not printed
       out += fmt::format("  buffer {} ({}{}): {}\n", b.name, type_name(b.element), b.double_buffered ? ", double buffered" : "",
                          exprs_text(b.extents));

@@ -86,6 +86,12 @@ TEST_CASE("MM [i,j] <[i,j],k>: the symbolic architecture's text and its counts a
     std::string text = to_string(sym);
     INFO(text);
     CHECK(text.find("PE grid: [i_t1 / i_t2, j_t1 / j_t2]\n") != std::string::npos);
+    // SIMD on k (its factor is k_t2): the PEs move vectors of A and B, and C one by one.
+    CHECK(text.find("  ports: A_in (in, k_t2 lanes), A_out (out, k_t2 lanes), B_in (in, k_t2 lanes), B_out (out, k_t2 lanes), "
+                    "C_drain_IO_out (out, 1 lanes)\n") != std::string::npos);
+    CHECK(text.find("module A_IO_L2_in (in): i_t1 / i_t2 - 1 instances, reading i_t1 / i_t2 - 1 FIFOs\n"
+                    "  ports: in (in, packing lanes), to_pe (out, k_t2 lanes), next (out, packing lanes)\n"
+                    "  buffer local_A (float, double buffered): [1 + (i_t2 - 1), 1 + (k_t1 - 1)]\n") != std::string::npos);
     design_point p = point_by_name(d, {{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}});
     architecture_counts c = counts_at(sym, p, k);
     CHECK(c.pe_grid == std::vector<int64_t>{43, 5});
@@ -95,6 +101,8 @@ TEST_CASE("MM [i,j] <[i,j],k>: the symbolic architecture's text and its counts a
     // The PE accumulates C in a local buffer of one latency tile, i_t2 x j_t2.
     REQUIRE(c.modules.at(pe).buffers.size() == 1);
     CHECK(c.modules.at(pe).buffers[0].extents == std::vector<int64_t>{3, 41});
+    // k_t2 = 8 lanes; C drained one float a token.
+    CHECK(c.modules.at(pe).port_lanes == std::vector<int64_t>{8, 8, 8, 8, 1});
   }
 }
 

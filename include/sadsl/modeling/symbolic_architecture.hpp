@@ -30,6 +30,16 @@ struct symbolic_buffer {
   model::expr bram18k = 0, uram = 0;  // blocks of one copy (buffer_bram18k / buffer_uram)
 };
 
+/// A port of a module kind (each instance has it where `present` is 1).
+struct symbolic_port {
+  std::string name;  // for printing: "A_in", "to_pe"
+  bool input = true;
+  elem_type element = elem_type::f32;
+  model::expr lanes = 1;  // elements per token: SIMD lanes or the network's packing
+  tensor_id tensor;
+  model::expr present = 1;
+};
+
 /// An I/O network: the tensor it moves, the chunk (box) its buffered modules hold, and the
 /// elements its top-level module packs into one DRAM word.
 struct symbolic_network {
@@ -57,6 +67,7 @@ struct symbolic_module {
   std::optional<tensor_id> chain;  // dummies: the tensor of the PE chain they close
   model::expr instances = 1;
   std::vector<symbolic_buffer> buffers;
+  std::vector<symbolic_port> ports;
   model::expr fifos_in = 0;  // FIFOs its instances read (one per input port of each)
 };
 
@@ -104,6 +115,7 @@ struct architecture_counts {
   struct module_counts {
     int64_t instances = 0;
     int64_t fifos_in = 0;  // FIFOs its instances read
+    std::vector<int64_t> port_lanes;  // of each port it has, in order
     std::vector<buffer_counts> buffers;
     bool operator==(const module_counts&) const = default;
   };
