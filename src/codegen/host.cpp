@@ -2,6 +2,7 @@
 // kernel (printed from isl's AST of its schedule), the host layout transforms into zero-padded
 // DRAM arrays, one top call per phase, the crop back and the comparison; under sadsl's simulation
 // headers also the simulation mode (argv[1]) and the tokens through every FIFO.
+#include <algorithm>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 
@@ -62,10 +63,19 @@ std::string element_at(const std::string& arr, const detail::tensor_node& t, con
   return fmt::format("{}[{}]", arr, lin.empty() ? "0" : lin);
 }
 
+// The kernel's own program: the design's, unless the design expanded local tensors (its arrays
+// are then not all the kernel's tensors), when it is built again from the kernel.
+program original_program(const program& source) {
+  const auto& own = source.kernel().tensors();
+  for (const auto& a : source.arrays())
+    if (std::find(own.begin(), own.end(), a.tensor) == own.end()) return build_program(source.kernel());
+  return source;
+}
+
 class host_printer {
 public:
   host_printer(const architecture& a, const project_names& n, const hls_options& o)
-      : a_(a), n_(n), o_(o), k_(a.design->band->source->kernel()), original_(build_program(k_)) {}
+      : a_(a), n_(n), o_(o), k_(a.design->band->source->kernel()), original_(original_program(*a.design->band->source)) {}
 
   std::string print() {
     std::string head = fmt::format(
