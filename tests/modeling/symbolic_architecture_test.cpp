@@ -106,6 +106,17 @@ TEST_CASE("MM [i,j] <[i,j],k>: the symbolic architecture's text and its counts a
   }
 }
 
+TEST_CASE("FIR and GEMV symbolic architectures bound at random points are the concrete ones", "[modeling]") {
+  std::mt19937_64 rng(17);
+  int compared = 0;
+  for (kernel k : {catalog::fir(), catalog::gemv()}) {
+    for (const auto& p : k.params())
+      if (p.value() > 16) p.set(16);
+    for (const auto& d : designs(k)) compared += compare_at_random_points(d, k, rng, 3);
+  }
+  CHECK(compared == 36);  // 12 designs
+}
+
 TEST_CASE("a symbolic architecture the builder cannot read says why", "[modeling]") {
   kernel k = catalog::lu_uniform();
   std::vector<design> ds = designs(k);
