@@ -5,7 +5,7 @@
 // interpreter and the architecture executor; then it prints the report (every design's tuned
 // numbers), the tuned point and the steps' times, and writes generated/<kernel>/ (or the folder
 // given as first argument): polyhedral.txt, designs.txt, tuned.json, report.md,
-// architecture.txt, architecture.dot and the tuned design's HLS project. Deterministic: the
+// architecture.txt, architecture.dot, symbolic_architecture.txt and the tuned design's HLS project. Deterministic: the
 // exact search runs to completion. examples/mm.cpp is the fully commented walk-through.
 #include <sadsl/sadsl.hpp>
 

@@ -10,7 +10,7 @@
 // sadsl's own compiler-built models (compiler_models(), docs/modeling.md).
 //
 // Writes generated/mm/{polyhedral.txt, designs.txt, tuned.json, report.md, architecture.txt,
-// architecture.dot} and the tuned design's Vitis HLS project generated/mm/<design>/ (or into the
+// architecture.dot, symbolic_architecture.txt} and the tuned design's Vitis HLS project generated/mm/<design>/ (or into the
 // folder given as first argument); everything is deterministic. Then it C-simulates the tuned
 // design (g++ against sadsl's simulation headers, sequentially as Vitis csim) on a reduced
 // problem with the same tiling, in a temporary folder; `--no-csim` as third argument skips that.

@@ -33,6 +33,9 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (r.tuned()) r.tuned_architecture = step("architecture", [&] {
     return build_architecture(r.best_design(), architecture_point{r.best_point(), {}, false});
   });
+  if (r.tuned()) r.tuned_symbolic_architecture = step("symbolic", [&] {
+    return driver::symbolic_or_why(r.best_design(), r.symbolic_not_built);
+  });
   if (r.tuned_architecture && !o.output.empty()) step("hls", [&] {
     write_hls_project(*r.tuned_architecture, o.output / design_folder(r.best_design()), o.hls);
   });
@@ -43,6 +46,8 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (r.tuned_architecture) {
     driver::write(o.output, "architecture.txt", dump_architecture(*r.tuned_architecture));
     driver::write(o.output, "architecture.dot", architecture_dot(*r.tuned_architecture));
+    driver::write(o.output, "symbolic_architecture.txt",
+                  driver::symbolic_text(r.best_design(), r.tuned_symbolic_architecture, r.symbolic_not_built));
   }
   return r;
 }

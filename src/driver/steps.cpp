@@ -11,6 +11,7 @@
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/files.hpp"
 #include "sadsl/modeling/performance_model.hpp"
+#include "sadsl/modeling/symbolic_architecture.hpp"
 #include "sadsl/poly/dump.hpp"
 #include "sadsl/poly/operations.hpp"
 #include "per_design.hpp"
@@ -96,6 +97,20 @@ void design_spaces(compile_result& r, const compile_options& o) {
     r.spaces.emplace_back(evaluators[m], sizes[m], o.device);
     r.space_design.push_back(modeled[m]);
   }
+}
+
+std::optional<symbolic_architecture> symbolic_or_why(const design& d, std::string& why) {
+  try {
+    return build_symbolic_architecture(d);
+  } catch (const error& e) {
+    why = e.what();
+    return std::nullopt;
+  }
+}
+
+std::string symbolic_text(const design& d, const std::optional<symbolic_architecture>& a, const std::string& why) {
+  if (a) return to_string(*a);
+  return fmt::format("symbolic architecture of {}: not built: {}\n", d.name(), why);
 }
 
 }  // namespace sadsl::driver

@@ -47,4 +47,11 @@ tune::workload workload_of(const program& p);
 /// One design space per design that has a model (r.spaces, r.space_design).
 void design_spaces(compile_result& r, const compile_options& o);
 
+/// The symbolic architecture of d; std::nullopt, with `why` set to the builder's message, where
+/// sadsl cannot build it (a design tuned with another tool's models).
+std::optional<symbolic_architecture> symbolic_or_why(const design& d, std::string& why);
+
+/// symbolic_architecture.txt: the text of `a`, or why there is none.
+std::string symbolic_text(const design& d, const std::optional<symbolic_architecture>& a, const std::string& why);
+
 }  // namespace sadsl::driver

@@ -31,6 +31,7 @@
 
 #include "sadsl/codegen/hls.hpp"
 #include "sadsl/comm/architecture.hpp"
+#include "sadsl/modeling/symbolic_architecture.hpp"
 #include "sadsl/compute/design.hpp"
 #include "sadsl/compute/designs.hpp"
 #include "sadsl/model/design_model.hpp"
@@ -93,7 +94,8 @@ struct compile_options {
   std::string method = "exact";
   tune::search_options search;
   /// Write each step's result into this folder (empty: nothing is written): polyhedral.txt,
-  /// designs.txt, tuned.json, report.md, architecture.txt, architecture.dot, and the tuned design's HLS
+  /// designs.txt, tuned.json, report.md, architecture.txt, architecture.dot,
+  /// symbolic_architecture.txt, and the tuned design's HLS
   /// project in the subfolder design_folder(design). Files are replaced atomically.
   std::filesystem::path output;
   /// Options of the HLS project (codegen/hls.hpp).
@@ -119,6 +121,10 @@ struct compile_result {
   std::string not_tuned;
   /// The tuned design's architecture at the tuned point.
   std::optional<architecture> tuned_architecture;
+  /// The tuned design's architecture with its factors unbound (modeling/symbolic_architecture.hpp),
+  /// or std::nullopt and why not (sadsl cannot build it for every design another tool modeled).
+  std::optional<symbolic_architecture> tuned_symbolic_architecture;
+  std::string symbolic_not_built;
   std::vector<compile_step> steps;  ///< in order
   tune::objective goal;             ///< what the search minimised
 
