@@ -199,7 +199,7 @@ private:
     for (size_t p = 0; p < kind.ports.size(); ++p) {
       const port& q = kind.ports[p];
       std::optional<size_t> io;
-      bool chained = false;
+      bool chained = false, pe_side = kind.network < 0;
       for (const auto& f : a.fifos) {
         bool here = q.input ? f.consumer_kind == static_cast<int>(k) && f.consumer_port == static_cast<int>(p)
                             : f.producer_kind == static_cast<int>(k) && f.producer_port == static_cast<int>(p);
@@ -207,23 +207,22 @@ private:
         int peer = q.input ? f.producer_kind : f.consumer_kind;
         if (peer == static_cast<int>(k)) chained = true;
         else if (a.modules.at(static_cast<size_t>(peer)).network >= 0) io = static_cast<size_t>(peer);
+        else pe_side = true;  // a buffered I/O module's port to or from the PEs
       }
-      if (io && chained && q.input && kind.role == module_role::pe) dummy_in_place_of(a, *io, q, port_lanes(kind, q));
+      expr lanes = pe_side ? port_lanes(q) : network(kind).pack;
+      if (io && chained && q.input && kind.role == module_role::pe) dummy_in_place_of(a, *io, q, lanes);
       expr present = io && !chained && kind.network < 0 ? active_kind_.at(*io) : expr(1);
       symbolic_module& out = sym_.modules[k];  // after dummy_in_place_of, which may add a module
-      out.ports.push_back({q.name, q.input, q.element, port_lanes(kind, q), q.tensor, present});
+      out.ports.push_back({q.name, q.input, q.element, lanes, q.tensor, present});
       if (q.input) out.fifos_in = out.fifos_in + out.instances * present;
     }
   }
 
-  // Elements per token of a port: the SIMD lanes where the PEs move vectors (their ports, the
-  // dummies' and the buffered I/O modules' ports to the PEs), else the network's packing. The
-  // template is built with packing 1 and two or more SIMD lanes, so lanes above 1 there are SIMD.
-  expr port_lanes(const module_kind& kind, const port& q) const {
-    bool pe_side = kind.network < 0 || q.name == "to_pe" || q.name == "from_pe";
-    if (!pe_side) return network(kind).pack;
-    return q.lanes > 1 ? s_.simd() : expr(1);
-  }
+  // Elements per token of a port on the PEs' side (the PEs', the dummies' and the buffered I/O
+  // modules' ports to or from the PEs; the others move words of the network's packing): the SIMD
+  // lanes where the PEs move vectors. The template is built with two or more SIMD lanes, so
+  // lanes above 1 there are SIMD.
+  expr port_lanes(const port& q) const { return q.lanes > 1 ? s_.simd() : expr(1); }
 
   // Where I/O module kind io (the start of a PE chain of `tensor`) is not built, a dummy source
   // feeds each first PE of the chain.

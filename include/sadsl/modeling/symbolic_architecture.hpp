@@ -2,14 +2,17 @@
 // The symbolic form of a design's architecture: the module kinds, I/O networks, buffers and FIFOs
 // that build_architecture makes at every point of the design, with their counts and sizes as
 // model expressions over the design model's parameters (problem sizes and factors) instead of
-// numbers. counts_at() evaluates it at a point; the concrete architecture built at that point has
-// exactly those counts (tests/modeling/symbolic_architecture_test.cpp checks it at random points,
-// non-divisor factors included).
+// numbers. counts_at() evaluates it at a point; wherever its constraints hold (the tuner searches
+// no other point), the concrete architecture built at that point has exactly those counts
+// (tests/modeling/symbolic_architecture_test.cpp checks it at random points, non-divisor factors
+// included).
 //
 // It is read off the template architecture by the same builder as the performance model
 // (performance_model.hpp), and the model's BRAM18K and URAM are summed from it, so the two
 // cannot drift apart.
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
