@@ -1,6 +1,7 @@
 // The evaluation function of a model: straight-line code, each distinct subexpression computed
 // once into a local, in first-use order (deterministic).
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "emit_dialect.hpp"
@@ -43,6 +44,13 @@ public:
           work.pop_back();
           continue;
         }
+        if (e.kind() == op::sum) {
+          std::string name = summation(e);  // invalidates f
+          by_hash_[e.hash()].emplace_back(e, name);
+          names.push_back(by_identity_[e.identity()] = name);
+          work.pop_back();
+          continue;
+        }
       }
       if (f.stage < (is_binary(e.kind()) ? 2 : 1)) {
         const expr& next = f.stage == 0 ? e.lhs() : e.rhs();
@@ -61,7 +69,7 @@ public:
     return names.back();
   }
 
-  void line(const std::string& text) { code_ += "  " + text + "\n"; }
+  void line(const std::string& text) { code_ += indent_ + text + "\n"; }
   void require(const std::string& mask, const std::string& why) {
     line("legal = " + form_.both("legal", mask) + ";  // " + comment_text(why));
   }
@@ -75,11 +83,40 @@ private:
     return last;
   }
 
-  // A constant's or parameter's text, or the name of an equal subexpression computed before.
+  // A summation loop: its bounds before it, its body inside, in a scope of its own (what the body
+  // computes is not visible after the loop). Sums nest only as deep as the model's loops.
+  std::string summation(const expr& e) {
+    std::string lo = operand(e.lhs()), hi = operand(e.rhs());
+    std::string total = numbered('t', next_++);
+    std::string index = numbered('i', e.index_id());
+    for (const auto& text : form_.sum_open(total, index, lo, hi)) line(text);
+    auto outer_identity = by_identity_;
+    auto outer_hash = by_hash_;
+    auto outer_index = indices_.find(e.index_id()) == indices_.end() ? std::nullopt : std::optional(indices_[e.index_id()]);
+    indices_[e.index_id()] = index;
+    std::string outer_indent = indent_;
+    indent_ += "  ";
+    std::string term = operand(e.body());
+    for (const auto& text : form_.sum_close(total, index, lo, hi, term)) line(text);
+    indent_ = outer_indent;
+    line("}");
+    by_identity_ = std::move(outer_identity);
+    by_hash_ = std::move(outer_hash);
+    if (outer_index) indices_[e.index_id()] = *outer_index;
+    else indices_.erase(e.index_id());
+    return total;
+  }
+
+  // A constant's, parameter's or index's text, or the name of an equal subexpression computed before.
   const std::string* known_name(const expr& e) {
     if (e.kind() == op::constant || e.kind() == op::parameter) {
       leaf_ = e.kind() == op::constant ? form_.constant(e.constant_value()) : numbered('p', e.parameter_index());
       return &leaf_;
+    }
+    if (e.kind() == op::index) {
+      auto bound = indices_.find(e.index_id());
+      SADSL_INTERNAL_ASSERT(bound != indices_.end(), "index " + e.parameter_name() + " used outside a sum over it");
+      return &bound->second;
     }
     if (auto found = by_identity_.find(e.identity()); found != by_identity_.end()) return &found->second;
     auto same_hash = by_hash_.find(e.hash());
@@ -93,7 +130,9 @@ private:
   const dialect& form_;
   std::unordered_map<const void*, std::string> by_identity_;
   std::unordered_map<std::size_t, std::vector<std::pair<expr, std::string>>> by_hash_;
+  std::unordered_map<std::size_t, std::string> indices_;  // the loop variable of each index in scope
   std::string code_;
+  std::string indent_ = "  ";
   std::size_t next_ = 0;
 };
 

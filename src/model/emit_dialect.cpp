@@ -39,9 +39,9 @@ public:
       case op::max: return "(" + b + " > " + a + " ? " + b + " : " + a + ")";
       case op::ceil: return "__builtin_ceil(" + a + ")";
       case op::floor: return "__builtin_floor(" + a + ")";
-      case op::constant: case op::parameter: break;
+      case op::constant: case op::parameter: case op::index: case op::sum: break;
     }
-    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf");
+    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
   }
   std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
     switch (relation) {
@@ -68,6 +68,16 @@ public:
   std::string signature() const override {
     return "inline void sadsl_evaluate(double* point, double* out, const sadsl_limits* limits)";
   }
+  std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
+                                    const std::string& hi) const override {
+    return {"double " + total + " = 0.0;",
+            "if (!(__builtin_isfinite(" + lo + ") && __builtin_isfinite(" + hi + "))) " + total + " = __builtin_nan(\"\");",
+            "else for (double " + index + " = " + lo + "; " + index + " <= " + hi + "; " + index + " += 1.0) {"};
+  }
+  std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&, const std::string&,
+                                     const std::string& term) const override {
+    return {total + " += " + term + ";"};
+  }
 };
 
 // Four points at once, as GCC / Clang vector extensions (the prelude's sadsl_v4d, masks
@@ -91,9 +101,9 @@ public:
       case op::max: return "sadsl_max(" + b + ", " + a + ")";
       case op::ceil: return "sadsl_ceil(" + a + ")";
       case op::floor: return "sadsl_floor(" + a + ")";
-      case op::constant: case op::parameter: break;
+      case op::constant: case op::parameter: case op::index: case op::sum: break;
     }
-    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf");
+    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
   }
   std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
     switch (relation) {
@@ -122,6 +132,29 @@ public:
   std::string signature() const override {
     return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* points, double* out, "
            "const sadsl_limits* limits)";
+  }
+  // One loop over the union of the lanes' ranges; a lane adds a term only where the index is in
+  // its own range (else +0.0, which leaves its total as it is), so each lane adds the terms the
+  // scalar code adds, in the same order. A lane whose bounds are not finite is NaN.
+  std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
+                                    const std::string& hi) const override {
+    std::string ok = total + "_ok", from = total + "_from", to = total + "_to", v = total + "_v";
+    return {"const sadsl_v4i " + ok + " = ((" + lo + " - " + lo + ") == sadsl_splat(0.0)) & ((" + hi + " - " + hi +
+                ") == sadsl_splat(0.0));",
+            "double " + from + " = __builtin_inf(), " + to + " = -__builtin_inf();",
+            "for (int lane = 0; lane < 4; ++lane)",
+            "  if (" + ok + "[lane]) {",
+            "    " + from + " = " + lo + "[lane] < " + from + " ? " + lo + "[lane] : " + from + ";",
+            "    " + to + " = " + hi + "[lane] > " + to + " ? " + hi + "[lane] : " + to + ";",
+            "  }",
+            "sadsl_v4d " + total + " = (sadsl_v4d)((sadsl_v4i)sadsl_splat(__builtin_nan(\"\")) & ~" + ok + ");",
+            "for (double " + v + " = " + from + "; " + v + " <= " + to + "; " + v + " += 1.0) {",
+            "  const sadsl_v4d " + index + " = sadsl_splat(" + v + ");"};
+  }
+  std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
+                                     const std::string& hi, const std::string& term) const override {
+    return {total + " = " + total + " + (sadsl_v4d)((" + index + " >= " + lo + ") & (" + index + " <= " + hi + ") & " +
+            total + "_ok & (sadsl_v4i)" + term + ");"};
   }
 
 private:

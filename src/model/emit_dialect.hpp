@@ -4,6 +4,7 @@
 // same IEEE operations in the same order, so their results are bit-identical.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sadsl/model/design_model.hpp"
 
@@ -25,6 +26,14 @@ public:
   virtual std::string store_metric(const std::string& field, const std::string& value) const = 0;
   virtual std::string limit(const std::string& field) const = 0;  ///< limits->field as a value
   virtual std::string signature() const = 0;                        ///< the function head
+  /// A summation: `total` = the sum over `index` = lo..hi (values of integers) of `term`, which
+  /// the body computes between the lines of sum_open and sum_close; the caller closes the loop's
+  /// brace. The terms are added in ascending order of the index, as evaluate() adds them, and a
+  /// bound that is not finite makes the total NaN.
+  virtual std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
+                                            const std::string& hi) const = 0;
+  virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
+                                             const std::string& hi, const std::string& term) const = 0;
 };
 
 const dialect& scalar_dialect();

@@ -5,6 +5,8 @@
 #include <limits>
 #include <cmath>
 #include <functional>
+#include <optional>
+#include <unordered_set>
 
 #include "sadsl/error.hpp"
 
@@ -13,9 +15,9 @@ namespace sadsl::model {
 struct expr::node {
   op kind = op::constant;
   double constant = 0;
-  std::size_t parameter = 0;
+  std::size_t parameter = 0;   // a parameter's index; an index's (or a sum's index's) id
   std::string name;
-  std::vector<expr> operands;  // one for ceil/floor, two for binary operations
+  std::vector<expr> operands;  // one for ceil/floor, two for binary operations, lo hi body for sum
   bool integral = true;
   std::uint32_t depth = 1;     // saturates; leaves are 1
   std::size_t hash = 0;
@@ -53,9 +55,11 @@ double apply(op kind, double a, double b) {
     case op::ceil: return std::ceil(a);
     case op::floor: return std::floor(a);
     case op::constant:
-    case op::parameter: break;
+    case op::parameter:
+    case op::index:
+    case op::sum: break;
   }
-  SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node");
+  SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node or a sum");
 }
 
 namespace {
@@ -72,15 +76,22 @@ bool integral_result(op kind, bool a_integral, bool b_integral) {
       return a_integral && b_integral;
     case op::div: return false;
     case op::floor_div: case op::ceil_div: case op::ceil: case op::floor: return true;
-    case op::constant: case op::parameter: break;
+    case op::constant: case op::parameter: case op::index: case op::sum: break;
   }
   return true;
 }
 
 }  // namespace
 
-bool is_binary(op kind) {
-  return kind != op::constant && kind != op::parameter && kind != op::ceil && kind != op::floor;
+bool is_binary(op kind) { return operand_count(kind) == 2; }
+
+std::size_t operand_count(op kind) {
+  switch (kind) {
+    case op::constant: case op::parameter: case op::index: return 0;
+    case op::ceil: case op::floor: return 1;
+    case op::sum: return 3;
+    default: return 2;
+  }
 }
 
 expr::expr() : expr(0.0) {}
@@ -94,14 +105,18 @@ expr::expr(double constant) {
   node_ = std::move(n);
 }
 
-expr expr::parameter(std::size_t index, std::string name) {
+// A parameter or an index: a leaf known by its number.
+expr expr::numbered_leaf(op kind, std::size_t number, std::string name) {
   auto n = std::make_shared<node>();
-  n->kind = op::parameter;
-  n->parameter = index;
+  n->kind = kind;
+  n->parameter = number;
   n->name = std::move(name);
-  n->hash = combine(index, 2);
+  n->hash = combine(number, kind == op::parameter ? 2 : 3);
   return expr(std::shared_ptr<const node>(std::move(n)));
 }
+
+expr expr::parameter(std::size_t index, std::string name) { return numbered_leaf(op::parameter, index, std::move(name)); }
+expr expr::index(std::size_t id, std::string name) { return numbered_leaf(op::index, id, std::move(name)); }
 
 op expr::kind() const { return node_->kind; }
 double expr::constant_value() const {
@@ -113,12 +128,24 @@ std::size_t expr::parameter_index() const {
   return node_->parameter;
 }
 const std::string& expr::parameter_name() const { return node_->name; }
+std::size_t expr::index_id() const {
+  SADSL_INTERNAL_ASSERT(kind() == op::index || kind() == op::sum, "not an index or a sum");
+  return node_->parameter;
+}
+const expr& expr::operand(std::size_t i) const {
+  SADSL_INTERNAL_ASSERT(i < node_->operands.size(), "node has no such operand");
+  return node_->operands[i];
+}
+const expr& expr::body() const {
+  SADSL_INTERNAL_ASSERT(kind() == op::sum, "not a sum");
+  return node_->operands[2];
+}
 const expr& expr::lhs() const {
   SADSL_INTERNAL_ASSERT(!node_->operands.empty(), "node has no operand");
   return node_->operands[0];
 }
 const expr& expr::rhs() const {
-  SADSL_INTERNAL_ASSERT(node_->operands.size() == 2, "node has no second operand");
+  SADSL_INTERNAL_ASSERT(node_->operands.size() >= 2, "node has no second operand");
   return node_->operands[1];
 }
 bool expr::is_constant(double value) const { return is_constant() && node_->constant == value; }
@@ -139,12 +166,9 @@ bool expr::same_as(const expr& other) const {
       if (std::bit_cast<std::uint64_t>(x.constant) != std::bit_cast<std::uint64_t>(y.constant)) return false;
       continue;
     }
-    if (x.kind == op::parameter) {
+    if (x.kind == op::parameter || x.kind == op::index || x.kind == op::sum)
       if (x.parameter != y.parameter) return false;
-      continue;
-    }
-    pending.emplace_back(&a->lhs(), &b->lhs());
-    if (is_binary(x.kind)) pending.emplace_back(&a->rhs(), &b->rhs());
+    for (std::size_t i = 0; i < x.operands.size(); ++i) pending.emplace_back(&x.operands[i], &y.operands[i]);
   }
   return true;
 }
@@ -156,9 +180,7 @@ std::vector<std::size_t> parameters_of(const expr& e) {
     const expr* next = pending.back();
     pending.pop_back();
     if (next->kind() == op::parameter) found.push_back(next->parameter_index());
-    if (next->kind() == op::constant || next->kind() == op::parameter) continue;
-    pending.push_back(&next->lhs());
-    if (is_binary(next->kind())) pending.push_back(&next->rhs());
+    for (std::size_t i = 0; i < operand_count(next->kind()); ++i) pending.push_back(&next->operand(i));
   }
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
@@ -230,22 +252,148 @@ expr max(const expr& a, const expr& b) { return simplify_binary(op::max, a, b); 
 expr ceil(const expr& a) { return simplify_unary(op::ceil, a); }
 expr floor(const expr& a) { return simplify_unary(op::floor, a); }
 
+bool uses_index(const expr& e, std::size_t id) {
+  std::vector<const expr*> pending{&e};
+  std::unordered_set<const void*> seen;
+  while (!pending.empty()) {
+    const expr* next = pending.back();
+    pending.pop_back();
+    if (!seen.insert(next->identity()).second) continue;
+    if (next->kind() == op::index && next->index_id() == id) return true;
+    // A sum that binds the index again hides it in its body.
+    std::size_t operands = next->kind() == op::sum && next->index_id() == id ? 2 : operand_count(next->kind());
+    for (std::size_t i = 0; i < operands; ++i) pending.push_back(&next->operand(i));
+  }
+  return false;
+}
+
+// Builds a summation node without simplification.
+expr make_sum(const expr& index, expr lo, expr hi, expr body) {
+  auto n = std::make_shared<expr::node>();
+  n->kind = op::sum;
+  n->parameter = index.index_id();
+  n->name = index.parameter_name();
+  n->integral = body.is_integral();
+  n->hash = combine(combine(combine(combine(static_cast<std::size_t>(op::sum) + 16, n->parameter), lo.hash()), hi.hash()),
+                    body.hash());
+  std::uint32_t deepest = std::max({lo.depth(), hi.depth(), body.depth()});
+  n->depth = deepest == std::numeric_limits<std::uint32_t>::max() ? deepest : deepest + 1;
+  n->operands = {std::move(lo), std::move(hi), std::move(body)};
+  return expr(std::shared_ptr<const expr::node>(std::move(n)));
+}
+
+namespace {
+
+constexpr std::size_t closed_form_degree = 3;
+constexpr std::uint32_t closed_form_depth = 64;
+
+// `e` as c_0 + c_1 v + ... + c_3 v^3 in the index v (coefficients free of v), if it is one.
+std::optional<std::vector<expr>> polynomial_in(const expr& e, std::size_t id) {
+  if (!uses_index(e, id)) return std::vector<expr>{e};
+  switch (e.kind()) {
+    case op::index: return std::vector<expr>{expr(0), expr(1)};
+    case op::add:
+    case op::sub: {
+      auto a = polynomial_in(e.lhs(), id), b = polynomial_in(e.rhs(), id);
+      if (!a || !b) return std::nullopt;
+      std::vector<expr> c(std::max(a->size(), b->size()), expr(0));
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        expr x = k < a->size() ? (*a)[k] : expr(0), y = k < b->size() ? (*b)[k] : expr(0);
+        c[k] = e.kind() == op::add ? x + y : x - y;
+      }
+      return c;
+    }
+    case op::mul: {
+      auto a = polynomial_in(e.lhs(), id), b = polynomial_in(e.rhs(), id);
+      if (!a || !b || a->size() + b->size() - 2 > closed_form_degree) return std::nullopt;
+      std::vector<expr> c(a->size() + b->size() - 1, expr(0));
+      for (std::size_t i = 0; i < a->size(); ++i)
+        for (std::size_t j = 0; j < b->size(); ++j) c[i + j] = c[i + j] + (*a)[i] * (*b)[j];
+      return c;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// 1^k + 2^k + ... + n^k as a polynomial in n (Faulhaber), k <= 3; an identity for every integer
+// n, so that sum(lo..hi) = power_sum(hi) - power_sum(lo - 1) whatever their signs.
+expr power_sum(std::size_t k, const expr& n) {
+  expr triangle = floor_div(n * (n + expr(1)), expr(2));
+  switch (k) {
+    case 0: return n;
+    case 1: return triangle;
+    case 2: return floor_div(n * (n + expr(1)) * (expr(2) * n + expr(1)), expr(6));
+    default: return triangle * triangle;
+  }
+}
+
+}  // namespace
+
+expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body) {
+  SADSL_INTERNAL_ASSERT(index.kind() == op::index, "sum() over something that is not an index: " + to_string(index));
+  std::size_t id = index.index_id();
+  SADSL_INTERNAL_ASSERT(!uses_index(lo, id) && !uses_index(hi, id), "the bounds of a sum use its own index");
+  expr first = ceil(lo), last = floor(hi);
+  // polynomial_in recurses over the body: long chains keep the loop.
+  auto poly = body.depth() <= closed_form_depth ? polynomial_in(body, id) : std::nullopt;
+  bool exact = poly && std::all_of(poly->begin(), poly->end(), [](const expr& c) { return c.is_integral(); });
+  if (!exact) return make_sum(index, first, last, body);
+  // The empty sum: hi < lo gives last = lo - 1, where every power sum cancels.
+  expr before = first - expr(1);
+  expr end = max(last, before);
+  expr total = 0;
+  for (std::size_t k = 0; k < poly->size(); ++k) {
+    if ((*poly)[k].is_constant(0)) continue;
+    total = total + (*poly)[k] * (power_sum(k, end) - power_sum(k, before));
+  }
+  return total;
+}
+
 namespace {
 
 // Expressions up to this depth are evaluated recursively (fast); deeper ones with an explicit stack.
 constexpr std::uint32_t recursion_limit = 256;
 
-double evaluate_shallow(const expr& e, std::span<const double> params) {
+// The values of the indices of the sums being evaluated, by id.
+using index_values = std::vector<double>;
+
+double evaluate_any(const expr& e, std::span<const double> params, index_values& indices);
+
+// Term by term, the index ascending: the order the emitted code adds in.
+double evaluate_sum(const expr& e, std::span<const double> params, index_values& indices) {
+  double lo = evaluate_any(e.lhs(), params, indices), hi = evaluate_any(e.rhs(), params, indices);
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return std::numeric_limits<double>::quiet_NaN();
+  std::size_t id = e.index_id();
+  if (indices.size() <= id) indices.resize(id + 1, std::numeric_limits<double>::quiet_NaN());
+  double outer = indices[id];
+  double total = 0;
+  for (double v = lo; v <= hi; v += 1) {
+    indices[id] = v;
+    total += evaluate_any(e.body(), params, indices);
+  }
+  indices[id] = outer;
+  return total;
+}
+
+double evaluate_index(const expr& e, const index_values& indices) {
+  SADSL_INTERNAL_ASSERT(e.index_id() < indices.size(), "index " + e.parameter_name() + " used outside a sum over it");
+  return indices[e.index_id()];
+}
+
+double evaluate_shallow(const expr& e, std::span<const double> params, index_values& indices) {
   switch (e.kind()) {
     case op::constant: return e.constant_value();
     case op::parameter: return params[e.parameter_index()];
+    case op::index: return evaluate_index(e, indices);
+    case op::sum: return evaluate_sum(e, params, indices);
     case op::ceil:
-    case op::floor: return apply(e.kind(), evaluate_shallow(e.lhs(), params), 0);
-    default: return apply(e.kind(), evaluate_shallow(e.lhs(), params), evaluate_shallow(e.rhs(), params));
+    case op::floor: return apply(e.kind(), evaluate_shallow(e.lhs(), params, indices), 0);
+    default:
+      return apply(e.kind(), evaluate_shallow(e.lhs(), params, indices), evaluate_shallow(e.rhs(), params, indices));
   }
 }
 
-double evaluate_deep(const expr& root, std::span<const double> params) {
+double evaluate_deep(const expr& root, std::span<const double> params, index_values& indices) {
   struct frame {
     const expr* e;
     bool operands_done;
@@ -257,7 +405,9 @@ double evaluate_deep(const expr& root, std::span<const double> params) {
     work.pop_back();
     op kind = f.e->kind();
     if (f.e->depth() <= recursion_limit) {
-      values.push_back(evaluate_shallow(*f.e, params));
+      values.push_back(evaluate_shallow(*f.e, params, indices));
+    } else if (kind == op::sum) {
+      values.push_back(evaluate_sum(*f.e, params, indices));  // one frame per nested sum
     } else if (!f.operands_done) {
       work.push_back({f.e, true});
       if (is_binary(kind)) work.push_back({&f.e->rhs(), false});
@@ -273,10 +423,15 @@ double evaluate_deep(const expr& root, std::span<const double> params) {
   return values.back();
 }
 
+double evaluate_any(const expr& e, std::span<const double> params, index_values& indices) {
+  return e.depth() <= recursion_limit ? evaluate_shallow(e, params, indices) : evaluate_deep(e, params, indices);
+}
+
 }  // namespace
 
 double evaluate(const expr& e, std::span<const double> params) {
-  return e.depth() <= recursion_limit ? evaluate_shallow(e, params) : evaluate_deep(e, params);
+  index_values indices;
+  return evaluate_any(e, params, indices);
 }
 
 namespace {
@@ -285,7 +440,7 @@ int precedence(op kind) {
   switch (kind) {
     case op::add: case op::sub: return 1;
     case op::mul: case op::div: return 2;
-    default: return 3;  // leaves and function calls
+    default: return 3;  // leaves, function calls and sums
   }
 }
 
@@ -325,9 +480,20 @@ std::string to_string(const expr& root) {
     frame& f = work.back();
     const expr& e = *f.e;
     op kind = e.kind();
-    if (kind == op::constant || kind == op::parameter) {
+    if (operand_count(kind) == 0) {
       out += kind == op::constant ? constant_text(e.constant_value()) : e.parameter_name();
       work.pop_back();
+      continue;
+    }
+    if (kind == op::sum) {  // sum(v = lo..hi, body)
+      static constexpr const char* separators[] = {"..", ", ", ")"};
+      out += f.stage == 0 ? "sum(" + e.parameter_name() + " = " : separators[f.stage - 1];
+      if (f.stage == 3) {
+        work.pop_back();
+        continue;
+      }
+      const expr& next = e.operand(static_cast<std::size_t>(f.stage++));
+      work.push_back({&next, false});  // invalidates f
       continue;
     }
     const char* function = function_name(kind);

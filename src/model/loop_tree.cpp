@@ -15,6 +15,9 @@ overloaded(F...) -> overloaded<F...>;
 }  // namespace
 
 loop_tree make_loop(expr trip, loop_tree body) { return loop_tree(loop_node{std::move(trip), share(std::move(body))}); }
+loop_tree make_summation(expr index, expr lo, expr hi, loop_tree body) {
+  return loop_tree(summation_node{std::move(index), std::move(lo), std::move(hi), share(std::move(body))});
+}
 loop_tree make_block(std::vector<loop_tree> children) { return loop_tree(block_node{std::move(children)}); }
 loop_tree make_branch(loop_tree then_branch, std::optional<loop_tree> else_branch) {
   return loop_tree(branch_node{share(std::move(then_branch)), else_branch ? share(std::move(*else_branch)) : nullptr});
@@ -40,6 +43,7 @@ expr cost(const loop_tree& tree) {
             }
             return trips * cost(*body);
           },
+          [](const summation_node& s) { return sum(s.index, s.lo, s.hi, cost(*s.body)); },
           [](const block_node& block) {
             if (block.children.empty()) return expr(0.0);
             expr sum = cost(block.children.front());

@@ -112,12 +112,11 @@ std::vector<std::size_t> bound_model::loops_of(const model::expr& e) {
     for (std::size_t l : more)
       if (std::find(loops.begin(), loops.end(), l) == loops.end()) loops.push_back(l);
   };
-  if (e.kind() == model::op::constant) return loops;
+  if (e.kind() == model::op::constant || e.kind() == model::op::index) return loops;
   if (e.kind() != model::op::parameter) {
     // relax() asks at every level of an expression: remember each node's answer.
     if (auto known = expr_loops_.find(e.identity()); known != expr_loops_.end()) return known->second.second;
-    merge(loops_of(e.lhs()));
-    if (model::is_binary(e.kind())) merge(loops_of(e.rhs()));
+    for (std::size_t i = 0; i < model::operand_count(e.kind()); ++i) merge(loops_of(e.operand(i)));
     expr_loops_.emplace(e.identity(), std::pair{e, loops});
     return loops;
   }
@@ -285,6 +284,9 @@ int bound_model::relax(const model::expr& e) {
     }
     case op::ceil_div: return relax(model::ceil(e.lhs() / e.rhs()));
     case op::floor_div: return relax(model::floor(e.lhs() / e.rhs()));
+    // A summation over tiles of several loops (a triangular nest): its terms are model values,
+    // non-negative, so 0 bounds it. Weak, but the search stays exact.
+    case op::sum: return constant(0);
     case op::div: {
       const model::expr& a = e.lhs();
       const model::expr& b = e.rhs();

@@ -58,7 +58,8 @@ bound_model::column bound_model::evaluate_column(const model::expr& e, const std
     default: break;
   }
   column out;
-  if (e.depth() > column_depth_limit) {
+  // A summation binds its index term by term: evaluated chain by chain.
+  if (e.depth() > column_depth_limit || e.kind() == op::sum) {
     out.values.resize(chains);
     std::vector<double> point(params.size());
     for (std::size_t c = 0; c < chains; ++c) {

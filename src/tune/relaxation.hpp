@@ -1,7 +1,8 @@
 #pragma once
 // Internal: the continuous relaxation of a model for math programming. Tiling factors become
 // real variables, ceil and floor are dropped (ceil(N / t1) -> N / t1), inferred parameters take
-// their relaxed formula, and every expression is evaluated with its gradient (forward mode).
+// their relaxed formula, and every expression is evaluated with its gradient (forward mode). A
+// summation adds its terms at the integers of its range (its bounds' gradient is dropped).
 #include <vector>
 
 #include "sadsl/tune/design_space.hpp"
@@ -18,7 +19,9 @@ public:
 
 private:
   struct dual;
-  dual walk(const model::expr& e, const double* x) const;
+  /// `indices`: the values of the indices of the sums being walked, by id.
+  dual walk(const model::expr& e, const double* x, std::vector<double>& indices) const;
+  dual walk_sum(const model::expr& e, const double* x, std::vector<double>& indices) const;
 
   const design_space& space_;
   std::vector<double> base_;               ///< problem sizes

@@ -1,6 +1,7 @@
 #pragma once
 // The symbolic expression IR of performance models: integer-valued parameters (problem sizes,
-// tiling and packing factors) combined by + - * /, floor/ceil division, min, max, ceil, floor.
+// tiling and packing factors) combined by + - * /, floor/ceil division, min, max, ceil, floor,
+// and summations over an integer index (the cycles of a triangular nest, tile by tile).
 // Values are IEEE doubles, so that imported Odyssey models reproduce Python's real division
 // exactly; integer-valued subexpressions stay exact below 2^53. Nodes are immutable and shared;
 // the smart constructors simplify (constant folding, x*1, x+0, x/1, ceil of an integer, ...)
@@ -25,11 +26,15 @@ enum class op : std::uint8_t {
   floor_div,  ///< floor(a / b)
   ceil_div,   ///< ceil(a / b)
   min, max,
-  ceil, floor
+  ceil, floor,
+  index,      ///< the index of an enclosing sum, by id
+  sum         ///< sum over index = lo..hi of body (operands lo, hi, body)
 };
 
 /// True for the two-operand operations.
 bool is_binary(op kind);
+/// The number of operands of a node of this kind: 0 for leaves, 1 for ceil and floor, 3 for sum.
+std::size_t operand_count(op kind);
 
 /// An immutable, shared expression. Cheap to copy.
 class expr {
@@ -39,13 +44,20 @@ public:
   expr(int constant) : expr(static_cast<double>(constant)) {}  // NOLINT
   /// A reference to parameter `index` of the model; `name` is used for printing only.
   static expr parameter(std::size_t index, std::string name);
+  /// The index of a summation, `id` telling nested sums apart (the builder numbers them, so that
+  /// equal models hash equal); `name` is used for printing only. It has a value only inside the
+  /// body of a sum() over it.
+  static expr index(std::size_t id, std::string name);
 
   op kind() const;
   double constant_value() const;          ///< requires kind() == op::constant
   std::size_t parameter_index() const;    ///< requires kind() == op::parameter
-  const std::string& parameter_name() const;
-  const expr& lhs() const;  ///< first operand (binary and unary operations)
-  const expr& rhs() const;  ///< second operand (binary operations)
+  const std::string& parameter_name() const;  ///< a parameter's or an index's (and a sum's index's)
+  std::size_t index_id() const;  ///< requires kind() == op::index or op::sum (the index it binds)
+  const expr& lhs() const;  ///< first operand (binary and unary operations; a sum's lo)
+  const expr& rhs() const;  ///< second operand (binary operations; a sum's hi)
+  const expr& operand(std::size_t i) const;  ///< i < operand_count(kind())
+  const expr& body() const;  ///< requires kind() == op::sum
   bool is_constant() const { return kind() == op::constant; }
   bool is_constant(double value) const;
   /// True when every value of this expression is an integer (parameters are integers).
@@ -64,7 +76,9 @@ public:
 
 private:
   explicit expr(std::shared_ptr<const node> n) : node_(std::move(n)) {}
+  static expr numbered_leaf(op kind, std::size_t number, std::string name);
   friend expr make_node(op kind, expr a, expr b);
+  friend expr make_sum(const expr& index, expr lo, expr hi, expr body);
   std::shared_ptr<const node> node_;
 };
 
@@ -78,6 +92,14 @@ expr min(const expr& a, const expr& b);
 expr max(const expr& a, const expr& b);
 expr ceil(const expr& a);
 expr floor(const expr& a);
+/// The sum of `body` over the integers `index` = lo..hi (0 when hi < lo); `index` is an
+/// expr::index(), lo and hi must not use it. A body that is a polynomial of degree 3 or less in
+/// the index, with integral coefficients, gets its closed form (Faulhaber's sums, exact while
+/// the values stay below 2^53); any other body stays a summation loop, evaluated term by term in
+/// ascending order of the index.
+expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body);
+/// True when `e` uses the index `id` (outside sums that bind it again).
+bool uses_index(const expr& e, std::size_t id);
 
 /// The indices of the parameters `e` refers to, ascending, each once.
 std::vector<std::size_t> parameters_of(const expr& e);
@@ -87,9 +109,11 @@ std::vector<std::size_t> parameters_of(const expr& e);
 double apply(op kind, double a, double b);
 
 /// Evaluates `e` with parameter i bound to params[i] (the reference tree-walking interpreter).
+/// `e` must not use an index outside a sum over it.
 double evaluate(const expr& e, std::span<const double> params);
 
-/// Infix text of `e`, e.g. "ceil(i / i_t1) * (i_t1 / i_t2)"; parameters print by name.
+/// Infix text of `e`, e.g. "ceil(i / i_t1) * (i_t1 / i_t2)"; parameters print by name, a sum as
+/// "sum(t = lo..hi, body)".
 std::string to_string(const expr& e);
 
 /// Parses an expression in the syntax of Odyssey descriptors (Python precedence: + - < * / < unary

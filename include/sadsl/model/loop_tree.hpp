@@ -18,6 +18,13 @@ struct loop_node {
   expr trip;
   std::shared_ptr<const loop_tree> body;
 };
+/// `for (lo <= index <= hi) body` where the body's cost depends on the index (a triangular nest,
+/// or the tiles of a loop that differ): the sum of the body's cost over the index, sum().
+struct summation_node {
+  expr index;  ///< an expr::index()
+  expr lo, hi;
+  std::shared_ptr<const loop_tree> body;
+};
 /// Children in sequence: the sum of their costs (0 when empty).
 struct block_node {
   std::vector<loop_tree> children;
@@ -49,7 +56,7 @@ struct leaf_node {
 /// One node of a loop tree. Immutable value type.
 class loop_tree {
 public:
-  using node = std::variant<loop_node, block_node, branch_node, pipeline_node, transfer_node, leaf_node>;
+  using node = std::variant<loop_node, summation_node, block_node, branch_node, pipeline_node, transfer_node, leaf_node>;
   loop_tree(node n) : node_(std::move(n)) {}  // NOLINT(implicit)
   const node& get() const { return node_; }
 
@@ -58,6 +65,7 @@ private:
 };
 
 loop_tree make_loop(expr trip, loop_tree body);
+loop_tree make_summation(expr index, expr lo, expr hi, loop_tree body);
 loop_tree make_block(std::vector<loop_tree> children);
 loop_tree make_branch(loop_tree then_branch, std::optional<loop_tree> else_branch);
 loop_tree make_pipeline(loop_tree body, expr ii = 1, expr depth = 0);
@@ -66,7 +74,8 @@ loop_tree make_leaf(expr cost);
 
 /// The cost of a tree as one expression. A loop nest multiplies its trip counts outermost first
 /// and then the body, ((t0 * t1) * t2) * body, which is how Odyssey's generated Python evaluates
-/// "t0 * t1 * t2 * body"; block sums are left-associative likewise.
+/// "t0 * t1 * t2 * body"; block sums are left-associative likewise. A summation is sum() of its
+/// body's cost (a closed form where the body is a polynomial in the index).
 expr cost(const loop_tree& tree);
 
 }  // namespace sadsl::model

@@ -1,0 +1,157 @@
+// Summations in the model IR: closed forms where the body is a polynomial in the index, loops
+// elsewhere, and the interpreter, the scalar code and the AVX2 code agreeing bit for bit on a
+// model whose latency is a triangular nest of tiles.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "sadsl/model/compile.hpp"
+#include "sadsl/model/interpreter.hpp"
+#include "sadsl/model/loop_tree.hpp"
+#include "test_support.hpp"
+
+using namespace sadsl::model;
+
+namespace {
+
+expr sum_param(std::size_t i, const char* name) { return expr::parameter(i, name); }
+
+// sum over v = lo..hi of f(v), one term at a time.
+template <class F>
+double brute_sum(double lo, double hi, F f) {
+  double total = 0;
+  for (double v = lo; v <= hi; v += 1) total += f(v);
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("a sum of a polynomial of degree 3 or less in its index has a closed form, exact on every range", "[expr][sum]") {
+  expr a = sum_param(0, "a"), b = sum_param(1, "b"), c = sum_param(2, "c"), d = sum_param(3, "d");
+  expr v = expr::index(0, "v");
+  expr lo = a - expr(20), hi = b - expr(10);
+  // 2c v^3 - v^2 d + 3v + c, with parameter coefficients.
+  expr body = expr(2) * c * v * v * v - v * v * d + expr(3) * v + c;
+  expr s = sum(v, lo, hi, body);
+  CHECK(s.kind() != op::sum);
+  CHECK_FALSE(uses_index(s, 0));
+  std::mt19937_64 random(7);
+  std::uniform_int_distribution<int> value(-40, 60);
+  for (int n = 0; n < 500; ++n) {
+    std::vector<double> p{double(value(random)), double(value(random)), double(value(random)), double(value(random))};
+    double expected = brute_sum(p[0] - 20, p[1] - 10, [&](double x) { return 2 * p[2] * x * x * x - x * x * p[3] + 3 * x + p[2]; });
+    INFO("a=" << p[0] << " b=" << p[1] << " c=" << p[2] << " d=" << p[3]);
+    REQUIRE(evaluate(s, p) == expected);  // hi < lo included: 0
+  }
+  // A body without the index: the count of the range (0 when it is empty) times the body.
+  expr count = sum(v, a, b, c);
+  CHECK(evaluate(count, std::vector<double>{3, 7, 2, 0}) == 10);
+  CHECK(evaluate(count, std::vector<double>{7, 3, 2, 0}) == 0);
+}
+
+TEST_CASE("a sum of any other body stays a loop, printed with its index and range", "[expr][sum]") {
+  expr n = sum_param(0, "N"), t = sum_param(1, "T");
+  expr v = expr::index(0, "v");
+  // The size of tile v of a loop of N in tiles of T: the last one partial.
+  expr s = sum(v, expr(0), ceil_div(n, t) - expr(1), min(t, n - v * t));
+  REQUIRE(s.kind() == op::sum);
+  CHECK(s.index_id() == 0);
+  CHECK(to_string(s) == "sum(v = 0..ceil_div(N, T) - 1, min(T, N - v * T))");
+  CHECK(parameters_of(s) == std::vector<std::size_t>{0, 1});
+  for (double nv : {1.0, 7.0, 64.0, 100.0})
+    for (double tv : {1.0, 3.0, 8.0, 200.0}) CHECK(evaluate(s, std::vector<double>{nv, tv}) == nv);  // the tiles cover N
+  // A coefficient that is not integral keeps the loop (a closed form could round otherwise).
+  CHECK(sum(v, expr(1), n, v / t).kind() == op::sum);
+  // Bounds that are not integers: the integers between them.
+  CHECK(evaluate(sum(v, n / expr(2), t / expr(2), min(v, n)), std::vector<double>{3, 9}) == 2 + 3 + 3);
+  // A bound that is not finite: NaN, not a hang.
+  CHECK(std::isnan(evaluate(s, std::vector<double>{1e308 * 10, 1})));
+}
+
+TEST_CASE("nested sums: a triangular nest of tiles", "[expr][sum]") {
+  expr n = sum_param(0, "N"), t = sum_param(1, "T");
+  expr a = expr::index(0, "a"), b = expr::index(1, "b");
+  expr tiles = ceil_div(n, t);
+  // For every tile a, every tile b >= a costs its rows below the diagonal tile's start.
+  expr inner = sum(b, a, tiles - expr(1), min(t, n - b * t) * (n - a * t));
+  expr outer = sum(a, expr(0), tiles - expr(1), inner);
+  REQUIRE(outer.kind() == op::sum);
+  CHECK(uses_index(inner, 0));
+  CHECK_FALSE(uses_index(outer, 0));
+  for (double nv : {5.0, 32.0, 33.0})
+    for (double tv : {1.0, 4.0, 7.0}) {
+      double k = std::ceil(nv / tv), expected = 0;
+      for (double x = 0; x < k; ++x)
+        for (double y = x; y < k; ++y) expected += std::min(tv, nv - y * tv) * (nv - x * tv);
+      CHECK(evaluate(outer, std::vector<double>{nv, tv}) == expected);
+    }
+  // The loop-tree form lowers to the same sum.
+  loop_tree tree = make_summation(a, expr(0), tiles - expr(1), make_summation(b, a, tiles - expr(1), make_leaf(min(t, n - b * t) * (n - a * t))));
+  CHECK(cost(tree).same_as(outer));
+}
+
+TEST_CASE("a model with sums: interpreter, scalar and AVX2 code agree bit for bit", "[expr][sum][jit]") {
+  design_model m;
+  m.name = "summation_test";
+  m.source = "test";
+  for (const char* name : {"N", "T", "S"}) {
+    parameter p;
+    p.name = name;
+    p.origin = problem_size_origin{};
+    m.params.push_back(p);
+  }
+  expr n = m.param("N"), t = m.param("T"), s = m.param("S");
+  expr a = expr::index(0, "a"), b = expr::index(1, "b");
+  expr tiles = ceil_div(n, t);
+  // Per tile pair: a pipelined row of the partial tile, divided by S (not integral: a loop), with
+  // a term that is the same in every iteration (computed in the loop's scope, then out of it).
+  expr body = ceil(min(t, n - b * t) / s) + ceil_div(n, s) + expr(3) * (b - a);
+  module_latency pe;
+  pe.name = "PE";
+  pe.main = make_summation(a, expr(0), tiles - expr(1), make_summation(b, a, tiles - expr(1), make_leaf(body)));
+  module_latency in;
+  in.name = "in";
+  in.role = module_role::input;
+  in.main = make_leaf(ceil_div(n, s) * tiles);
+  in.prologue = make_leaf(sum(a, expr(1), t, a * s));  // a closed form
+  m.modules = {pe, in};
+  m.dsp = sum(a, n - t, n + t, max(a, s));  // a loop whose range can be negative
+  m.bram18k = ceil_div(n, s);
+  m.uram = 0;
+  m.lut = n;
+  m.offchip_bytes = ceil_div(n, s) * expr(4);
+  interpreter reference(m);
+  device_limits limits{1e9, 1e9, 1e9};
+
+  constexpr std::size_t count = 2001;  // not a multiple of four: the batch's scalar tail runs too
+  std::mt19937_64 random(2026);
+  std::vector<double> points(count * 3);
+  for (std::size_t i = 0; i < count; ++i) {
+    points[3 * i] = double(std::uniform_int_distribution<int>(1, 90)(random));
+    points[3 * i + 1] = double(std::uniform_int_distribution<int>(1, 40)(random));
+    points[3 * i + 2] = double(std::uniform_int_distribution<int>(1, 9)(random));
+  }
+  points[3] = 1e308 * 10;  // a bound that is not finite, in one lane of a batch of four
+  std::vector<metrics> expected(count);
+  std::vector<double> reference_points = points;
+  reference.evaluate_batch(count, reference_points, expected, limits);
+  CHECK(std::isnan(expected[1].latency));
+  CHECK(expected[0].latency > 0);
+
+  sadsl::model::testing::temporary_cache cache("summation");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  compiled_model compiled = jit_compile(m, options);
+  std::vector<double> batch_points = points;
+  std::vector<metrics> batch(count);
+  compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    metrics one;
+    std::vector<double> single(points.begin() + 3 * i, points.begin() + 3 * i + 3);
+    compiled.evaluate(single.data(), &one, &limits);
+    differ += std::memcmp(&one, &expected[i], sizeof one) == 0 && std::memcmp(&batch[i], &expected[i], sizeof one) == 0 ? 0 : 1;
+  }
+  CHECK(differ == 0);
+}

@@ -1,0 +1,80 @@
+// The searches on a model whose latency is a triangular nest of tiles (summations over two
+// loops' tiles, and one over a single loop's): the exact search proves the optimum that an
+// enumeration of every point finds, and the genetic-mp search (Ipopt on the relaxation, whose
+// sums add their terms) returns a feasible point.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "sadsl/model/evaluator.hpp"
+#include "sadsl/tune/tune.hpp"
+
+#include "support.hpp"
+
+namespace sadsl::tune::testing {
+
+namespace {
+
+std::shared_ptr<const model::evaluator> triangular_model() {
+  model::design_model m;
+  m.name = "triangular";
+  m.source = "test";
+  loop_id i = loop_id::fresh("i"), j = loop_id::fresh("j");
+  auto add = [&](const char* name, model::parameter_origin origin) {
+    model::parameter p;
+    p.name = name;
+    p.origin = origin;
+    m.params.push_back(p);
+  };
+  add("N", model::problem_size_origin{param_id::fresh("N")});
+  m.params.back().split_by = 1;
+  add("T", factor_id{i, tile_level::array_partition});
+  add("M", model::problem_size_origin{param_id::fresh("M")});
+  m.params.back().split_by = 3;
+  add("U", factor_id{j, tile_level::array_partition});
+  model::expr n = m.param("N"), t = m.param("T"), mm = m.param("M"), u = m.param("U");
+  model::expr a = model::expr::index(0, "a"), b = model::expr::index(1, "b");
+  model::expr rows = ceil_div(n, t), columns = ceil_div(mm, u);
+  // Tile (a, b) of the upper triangle of tiles runs its partial rows, pipelined, plus a fill.
+  model::module_latency pe;
+  pe.name = "PE";
+  pe.main = model::make_summation(a, 0, rows - 1,
+                                  model::make_summation(b, a, columns - 1, model::make_leaf(min(t, n - a * t) * u + 20)));
+  model::module_latency in;
+  in.name = "in";
+  in.role = model::module_role::input;
+  in.main = model::make_summation(a, 0, rows - 1, model::make_leaf(min(t, n - a * t) * 3));  // one loop: tabulated
+  m.modules = {pe, in};
+  m.dsp = t * u * 5;
+  m.bram18k = ceil_div(t * u, 512);
+  m.uram = 0;
+  m.lut = t * u;
+  m.offchip_bytes = (n * mm) * 4;
+  model::evaluator_options interpret;
+  interpret.use_ahead_of_time = interpret.use_just_in_time = false;
+  return std::make_shared<const model::evaluator>(m, interpret);
+}
+
+}  // namespace
+
+TEST_CASE("exact search over a model with summations proves the optimum of every point", "[tune][sum]") {
+  design_space space(triangular_model(), {{"N", 60}, {"M", 45}}, builtin_device("u250"));
+  double best = std::numeric_limits<double>::infinity();
+  for (std::int64_t t = 1; t <= 60; ++t)
+    for (std::int64_t u = 1; u <= 45; ++u) {
+      evaluation e = space.evaluate({t, u}, objective{});
+      if (e.feasible()) best = std::min(best, e.cost);
+    }
+  REQUIRE(std::isfinite(best));
+  search_options options;
+  options.seconds = 0;
+  search_result exact = make_search("exact")->run(space, options);
+  CHECK(exact.complete);
+  CHECK(exact.cost == best);
+  options.max_evaluations = 3000;
+  search_result mp = make_search("genetic-mp")->run(space, options);
+  CHECK(mp.found);
+  CHECK(mp.cost >= best);
+}
+
+}  // namespace sadsl::tune::testing
