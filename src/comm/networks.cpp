@@ -116,17 +116,17 @@ void arch_builder::plan_networks() {
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): design {} is not padded "
                                   "with zeros ({}), so its chunks are not whole words: it packs one element per word",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pad_.why_guarded));
-        if (!is_power_of_two(pack) || last % pack != 0 || pack * bits > 512)
+        if (!is_power_of_two(pack) || last % pack != 0 || pack * bits > dram_word_bits)
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
-                                  "divides {} (the buffer's last dimension) and packs at most 512 bits",
-                                  pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last));
+                                  "divides {} (the buffer's last dimension) and packs at most {} bits",
+                                  pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, last, dram_word_bits));
         if (!words_aligned(chunk_origin(n), pack))
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): the chunks of design {} "
                                   "do not start at multiples of {} elements, so they are not whole words",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pack));
       } else {
         pack = 1;  // guarded chunks need not be rectangles
-        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= 512 && last % p == 0 && words_aligned(chunk_origin(n), p); p *= 2)
+        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= dram_word_bits && last % p == 0 && words_aligned(chunk_origin(n), p); p *= 2)
           pack = p;
       }
       if (chosen && pack != chosen)

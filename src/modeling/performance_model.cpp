@@ -158,7 +158,7 @@ private:
         for (size_t dim = 0; dim < t.box.size(); ++dim)
           check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
                 t.box[dim], k.buffers.at(0).extents.at(dim));
-    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, 512 / bits_of(t.element)});
+    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, dram_word_bits / bits_of(t.element)});
     networks_.push_back(std::move(t));
   }
 
@@ -498,15 +498,20 @@ private:
 }  // namespace
 
 std::vector<double> model_point(const model::design_model& m, const design_point& p, const kernel& k) {
+  return model_point(m.name, m.params, p, k);
+}
+
+std::vector<double> model_point(const std::string& name, const std::vector<model::parameter>& params, const design_point& p,
+                                const kernel& k) {
   std::vector<double> out;
-  for (const auto& x : m.params) {
+  for (const auto& x : params) {
     double v = 0;
     if (const auto* size = std::get_if<model::problem_size_origin>(&x.origin)) {
       for (const auto& q : k.params())
         if (q.id() == size->param) v = static_cast<double>(q.value());
     } else if (const auto* f = std::get_if<factor_id>(&x.origin)) {
       auto it = p.find(*f);
-      if (it == p.end()) throw error(fmt::format("model \"{}\": the design point has no value for {}", m.name, x.name));
+      if (it == p.end()) throw error(fmt::format("model \"{}\": the design point has no value for {}", name, x.name));
       v = static_cast<double>(it->second);
     }
     out.push_back(v);

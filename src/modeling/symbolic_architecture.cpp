@@ -23,21 +23,10 @@ int64_t integer_value(const model::expr& e, const std::vector<double>& values, c
   return static_cast<int64_t>(v);
 }
 
-std::string role_text(module_role r) {
-  switch (r) {
-    case module_role::pe: return "PE";
-    case module_role::io_in: return "in";
-    case module_role::io_out: return "out";
-    case module_role::dummy_source: return "dummy source";
-    case module_role::dummy_sink: return "dummy sink";
-  }
-  return "?";
-}
-
 std::string key_text(const module_key& k) {
-  if (k.chain) return fmt::format("{} of the PE chain of tensor {}", role_text(k.role), k.chain->name());
+  if (k.chain) return fmt::format("{} of the PE chain of tensor {}", module_role_name(k.role), k.chain->name());
   if (!k.network) return "PE";
-  return fmt::format("{} {} network of tensor {}, level {}{}", role_text(k.role), k.network->input ? "input" : "output",
+  return fmt::format("{} module of the {} network of tensor {}, level {}{}", module_role_name(k.role), k.network->input ? "input" : "output",
                      k.network->tensor.name(), k.level, k.boundary ? " (boundary)" : "");
 }
 
@@ -67,10 +56,7 @@ std::string exprs_text(const std::vector<model::expr>& v) {
 }  // namespace
 
 architecture_counts counts_at(const symbolic_architecture& a, const design_point& p, const kernel& k) {
-  model::design_model m;
-  m.name = a.design;
-  m.params = a.params;
-  std::vector<double> values = model_point(m, p, k);
+  std::vector<double> values = model_point(a.design, a.params, p, k);
   for (const auto& c : a.constraints) {
     SADSL_INTERNAL_ASSERT(c.relation == model::constraint::kind::at_least, "a symbolic architecture's constraint: " + c.description);
     if (model::evaluate(c.lhs, values) < model::evaluate(c.rhs, values)) {
@@ -182,7 +168,7 @@ std::string to_string(const symbolic_architecture& a) {
                        n.name, n.tensor.name(), n.input ? "in" : "out", exprs_text(n.box), n.widest_pack, exprs_text(divides));
   }
   for (const auto& m : a.modules) {
-    out += fmt::format("module {} ({}): {} instances, reading {} FIFOs\n", m.name, role_text(m.role),
+    out += fmt::format("module {} ({}): {} instances, reading {} FIFOs\n", m.name, module_role_name(m.role),
                        model::to_string(m.instances), model::to_string(m.fifos_in));
     std::vector<std::string> ports;
     for (const auto& q : m.ports) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sadsl/comm/architecture.hpp"
 #include "sadsl/error.hpp"
 
 namespace sadsl::modeling {
@@ -198,7 +199,7 @@ std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses,
 
 expr symbols::pack_of(const std::vector<expr>& offsets, int element_bits) {
   expr pack = 1;
-  for (int64_t word = 2; word * element_bits <= 512; word *= 2) {
+  for (int64_t word = 2; word * element_bits <= dram_word_bits; word *= 2) {
     expr all = 1;
     for (const auto& q : offsets) all = all * divides(expr(static_cast<double>(word)), q);
     pack = pack + expr(static_cast<double>(word / 2)) * all;

@@ -89,7 +89,7 @@ TEST_CASE("MM [i,j] <[i,j],k>: the symbolic architecture's text and its counts a
     // SIMD on k (its factor is k_t2): the PEs move vectors of A and B, and C one by one.
     CHECK(text.find("  ports: A_in (in, k_t2 lanes), A_out (out, k_t2 lanes), B_in (in, k_t2 lanes), B_out (out, k_t2 lanes), "
                     "C_drain_IO_out (out, 1 lanes)\n") != std::string::npos);
-    CHECK(text.find("module A_IO_L2_in (in): i_t1 / i_t2 - 1 instances, reading i_t1 / i_t2 - 1 FIFOs\n"
+    CHECK(text.find("module A_IO_L2_in (I/O in): i_t1 / i_t2 - 1 instances, reading i_t1 / i_t2 - 1 FIFOs\n"
                     "  ports: in (in, packing lanes), to_pe (out, k_t2 lanes), next (out, packing lanes)\n"
                     "  buffer local_A (float, double buffered): [1 + (i_t2 - 1), 1 + (k_t1 - 1)]\n") != std::string::npos);
     design_point p = point_by_name(d, {{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}});

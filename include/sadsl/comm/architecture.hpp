@@ -61,6 +61,10 @@ struct architecture_point {
 enum class memory_kind { registers, bram, uram };
 std::string_view memory_kind_name(memory_kind m);
 
+/// The widest word a DRAM port moves per cycle (an AXI data bus of 512 bits): data packing puts
+/// at most this many bits of elements in one FIFO or DRAM word.
+constexpr int64_t dram_word_bits = 512;
+
 enum class module_role { pe, io_in, io_out, dummy_source, dummy_sink };
 std::string_view module_role_name(module_role r);
 

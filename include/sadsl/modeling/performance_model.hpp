@@ -61,5 +61,8 @@ int64_t buffer_uram(const buffer& b);
 /// The model's parameter values for design point p at the kernel's current sizes, in the model's
 /// order (problem sizes by param, factors by identity).
 std::vector<double> model_point(const model::design_model& m, const design_point& p, const kernel& k);
+/// The same for the parameters `params` of model `name` (a symbolic architecture's).
+std::vector<double> model_point(const std::string& name, const std::vector<model::parameter>& params, const design_point& p,
+                                const kernel& k);
 
 }  // namespace sadsl

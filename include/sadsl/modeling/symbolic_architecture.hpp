@@ -56,7 +56,7 @@ struct symbolic_network {
   /// chunk's last extent and the offsets where chunks start along the stored last dimension).
   model::expr pack = 1;
   std::vector<model::expr> pack_divides;
-  int64_t widest_pack = 1;  // 512 bits of elements
+  int64_t widest_pack = 1;  // dram_word_bits of elements
 };
 
 /// A module kind and its instances. A kind with no instances at a point (a reload network whose
