@@ -47,9 +47,22 @@ struct dram_array {
   int64_t read = 0, written = 0;
 };
 
+/// The dimension where element `at` (+ lanes - 1 along the last dimension) is outside a box of
+/// `extents`, or -1 when it is inside.
+int outside_dimension(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes);
+[[noreturn]] void throw_outside(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes,
+                                const std::string& what);
+
 /// The offset of element `at` (+ lanes - 1 along the last dimension) in a row-major box;
-/// internal_error naming `what` when it is outside.
-int64_t linear(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes, const std::string& what);
+/// internal_error naming what() when it is outside (what() runs only then: this is the executor's
+/// innermost step).
+template <class Name>
+int64_t linear(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes, const Name& what) {
+  if (outside_dimension(extents, at, lanes) >= 0) throw_outside(extents, at, lanes, what());
+  int64_t off = 0;
+  for (size_t d = 0; d < extents.size(); ++d) off = off * extents[d] + at[d];
+  return off;
+}
 
 /// The clock of one process in a timed run: units, the two sides of a double buffer, the DRAM port.
 class process_clock {
@@ -125,6 +138,7 @@ private:
     size_t child = 0;
     bool entered = false;
     size_t op = 0;
+    int64_t bound = 0;  // a loop's upper bound, when node::hoisted
   };
 
   struct reg {
@@ -137,7 +151,7 @@ private:
   bool execute(const compiled_block& b, const compiled_op& op);
   std::vector<reg>& registers(int statement);
   int64_t lane(const compiled_op& op) const { return op.has_lane ? evaluate(op.lane, slots_.data()) : 0; }
-  std::vector<int64_t> index(const compiled_op& op) const;
+  const std::vector<int64_t>& index(const compiled_op& op);  // in index_, reused
   bool block_on(const channel& c, bool write, bool for_cycle);
 
   const architecture& a_;
@@ -151,6 +165,7 @@ private:
   size_t next_run_ = 0;
   const run* current_ = nullptr;
   std::vector<int64_t> slots_;
+  std::vector<int64_t> index_;  // the element an operation accesses (index())
   std::vector<frame> stack_;
   std::map<int, std::vector<reg>> regs_;
   std::vector<channel*> ports_;

@@ -9,16 +9,17 @@
 
 namespace sadsl::exec {
 
-int64_t linear(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes, const std::string& what) {
-  int64_t off = 0;
+int outside_dimension(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes) {
   for (size_t d = 0; d < extents.size(); ++d) {
     int64_t reach = at[d] + (d + 1 == extents.size() ? lanes - 1 : 0);
-    if (at[d] < 0 || reach >= extents[d])
-      throw internal_error(fmt::format("executor: {} index {} = {} (+{} lanes) outside [0, {})", what, d, at[d], lanes - 1,
-                                       extents[d]));
-    off = off * extents[d] + at[d];
+    if (at[d] < 0 || reach >= extents[d]) return static_cast<int>(d);
   }
-  return off;
+  return -1;
+}
+
+void throw_outside(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes, const std::string& what) {
+  size_t d = static_cast<size_t>(outside_dimension(extents, at, lanes));
+  throw internal_error(fmt::format("executor: {} index {} = {} (+{} lanes) outside [0, {})", what, d, at[d], lanes - 1, extents[d]));
 }
 
 process::process(const architecture& a, int kind, int instance, std::vector<const compiled_part*> parts,
@@ -92,15 +93,18 @@ bool process::advance() {
     switch (n.kind) {
       case node_kind::for_loop: {
         bool timed_pipeline = clock_ && n.loop == loop_kind::pipelined;
+        int64_t& iterator = slots_[static_cast<size_t>(n.slot)];
         if (!f.entered) {
-          slots_[static_cast<size_t>(n.slot)] = evaluate(n.init, s);
+          iterator = evaluate(n.init, s);
+          if (n.hoisted) f.bound = evaluate(n.bound, s);
           f.entered = true;
           if (timed_pipeline) clock_->enter_pipeline();
         } else {
           if (timed_pipeline) clock_->close_unit();  // an iteration's body ran
-          slots_[static_cast<size_t>(n.slot)] += evaluate(n.inc, s);
+          iterator += evaluate(n.inc, s);
         }
-        if (evaluate(n.cond, slots_.data())) {
+        bool more = n.hoisted ? (n.strict ? iterator < f.bound : iterator <= f.bound) : evaluate(n.cond, s) != 0;
+        if (more) {
           if (timed_pipeline) clock_->open_unit();
           stack_.push_back({&n.children[0]});
         } else {
@@ -151,10 +155,10 @@ std::vector<process::reg>& process::registers(int statement) {
   return r;
 }
 
-std::vector<int64_t> process::index(const compiled_op& op) const {
-  std::vector<int64_t> out;
-  for (const auto& x : op.index) out.push_back(evaluate(x, slots_.data()));
-  return out;
+const std::vector<int64_t>& process::index(const compiled_op& op) {
+  index_.resize(op.index.size());
+  for (size_t d = 0; d < op.index.size(); ++d) index_[d] = evaluate(op.index[d], slots_.data());
+  return index_;
 }
 
 bool process::execute(const compiled_block& b, const compiled_op& op) {
@@ -192,7 +196,7 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
       const buffer& spec = k_.buffers[static_cast<size_t>(op.buffer)];
       auto& data = buffers_[static_cast<size_t>(op.buffer)];
       int64_t base = (spec.double_buffered ? current_->copy : 0) * spec.size();
-      int64_t at = base + linear(spec.extents, index(op), op.lanes, name_ + " buffer " + spec.name);
+      int64_t at = base + linear(spec.extents, index(op), op.lanes, [&] { return name_ + " buffer " + spec.name; });
       if (op.what == operation::kind::read_local) {
         r.word.assign(data.begin() + at, data.begin() + at + op.lanes);
         r.value = r.word[0];
@@ -204,7 +208,7 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
     }
     case operation::kind::read_dram:
     case operation::kind::write_dram: {
-      int64_t at = linear(dram_->layout->extents, index(op), op.lanes, name_ + " DRAM " + dram_->name);
+      int64_t at = linear(dram_->layout->extents, index(op), op.lanes, [&] { return name_ + " DRAM " + dram_->name; });
       if (clock_) clock_->dram(op.lanes * dram_->bytes);
       if (op.what == operation::kind::read_dram) {
         r.word.assign(dram_->data.begin() + at, dram_->data.begin() + at + op.lanes);

@@ -47,12 +47,20 @@ public:
 
   iexpr expr(isl_ast_expr* e) {
     iexpr out;
+    emit(e, out, 0);
+    find_affine_form(out);
+    return out;
+  }
+
+  // Appends the code of e, run with `height` values already on the stack.
+  void emit(isl_ast_expr* e, iexpr& out, int height) {
+    out.depth = std::max(out.depth, height + 1);
     switch (isl_ast_expr_get_type(e)) {
       case isl_ast_expr_int: {
         isl_val* v = isl_ast_expr_get_val(e);
-        out.value = isl_val_get_num_si(v);
+        out.code.push_back({iop::constant, 0, isl_val_get_num_si(v)});
         isl_val_free(v);
-        return out;
+        return;
       }
       case isl_ast_expr_id: {
         // Only the parameters and the loops around have values: anything else would read a slot
@@ -60,21 +68,56 @@ public:
         std::string name = id_name(e);
         SADSL_INTERNAL_ASSERT(in_scope_.count(name),
                               fmt::format("the program of part {} uses {} where it has no value", part_, name));
-        out.op = iop::slot;
-        out.slot = slot_of(name);
-        return out;
+        out.code.push_back({iop::slot, slot_of(name), 0});
+        return;
       }
       case isl_ast_expr_op: break;
       default: SADSL_INTERNAL_ASSERT(false, "unexpected isl AST expression");
     }
-    out.op = op_of(isl_ast_expr_op_get_type(e));
+    auto arg = [&](int i, int at) {
+      isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
+      emit(a, out, at);
+      isl_ast_expr_free(a);
+    };
+    auto here = [&] { return static_cast<int32_t>(out.code.size()); };
     int n = isl_ast_expr_op_get_n_arg(e);
-    for (int i = 0; i < n; ++i) {
-      isl_ast_expr* arg = isl_ast_expr_op_get_arg(e, i);
-      out.args.push_back(expr(arg));
-      isl_ast_expr_free(arg);
+    isl_ast_expr_op_type type = isl_ast_expr_op_get_type(e);
+    bool conjunction = type == isl_ast_expr_op_and || type == isl_ast_expr_op_and_then;
+    if (conjunction || type == isl_ast_expr_op_or || type == isl_ast_expr_op_or_else) {
+      // The first false (true) operand decides: it stays on the stack and the rest is skipped.
+      std::vector<size_t> exits;
+      for (int i = 0; i < n; ++i) {
+        arg(i, height);
+        out.code.push_back({iop::truth, 0, 0});
+        if (i + 1 == n) break;
+        exits.push_back(out.code.size());
+        out.code.push_back({conjunction ? iop::keep_jump_unless : iop::keep_jump_if, 0, 0});
+      }
+      for (size_t x : exits) out.code[x].target = here();
+      return;
     }
-    return out;
+    if (type == isl_ast_expr_op_cond || type == isl_ast_expr_op_select) {
+      arg(0, height);
+      size_t to_else = out.code.size();
+      out.code.push_back({iop::jump_unless_pop, 0, 0});
+      arg(1, height);
+      size_t to_end = out.code.size();
+      out.code.push_back({iop::jump, 0, 0});
+      out.code[to_else].target = here();
+      arg(2, height);
+      out.code[to_end].target = here();
+      return;
+    }
+    iop kind = op_of(type);
+    arg(0, height);
+    if (kind == iop::neg) {
+      out.code.push_back({iop::neg, 0, 0});
+      return;
+    }
+    for (int i = 1; i < n; ++i) {  // isl's min and max take two or more arguments
+      arg(i, height + 1);
+      out.code.push_back({kind, 0, 0});
+    }
   }
 
   // part: the module part the program belongs to (its loops are classified), or null (the tile loops).
@@ -87,6 +130,7 @@ public:
         out.init = expr(*n.init);
         in_scope_.insert(n.iterator);
         out.cond = expr(*n.cond);
+        hoist_bound(n.cond->get(), n.iterator, out);
         out.inc = expr(*n.inc);
         if (part) out.loop = classify_loop(*part, n);
         out.children.push_back(translate(n.body.at(0), part, out_blocks));
@@ -118,6 +162,38 @@ public:
   }
 
 private:
+  // cond = `iterator <= e` or `iterator < e` where e does not use the iterator: e is the bound.
+  void hoist_bound(isl_ast_expr* cond, const std::string& iterator, node& out) {
+    if (isl_ast_expr_get_type(cond) != isl_ast_expr_op) return;
+    isl_ast_expr_op_type type = isl_ast_expr_op_get_type(cond);
+    if (type != isl_ast_expr_op_le && type != isl_ast_expr_op_lt) return;
+    isl_ast_expr* lhs = isl_ast_expr_op_get_arg(cond, 0);
+    isl_ast_expr* rhs = isl_ast_expr_op_get_arg(cond, 1);
+    if (isl_ast_expr_get_type(lhs) == isl_ast_expr_id && id_name(lhs) == iterator && !uses(rhs, iterator)) {
+      out.hoisted = true;
+      out.strict = type == isl_ast_expr_op_lt;
+      out.bound = expr(rhs);
+    }
+    isl_ast_expr_free(lhs);
+    isl_ast_expr_free(rhs);
+  }
+
+  static bool uses(isl_ast_expr* e, const std::string& name) {
+    switch (isl_ast_expr_get_type(e)) {
+      case isl_ast_expr_id: return id_name(e) == name;
+      case isl_ast_expr_op: {
+        bool found = false;
+        for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !found; ++i) {
+          isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
+          found = uses(a, name);
+          isl_ast_expr_free(a);
+        }
+        return found;
+      }
+      default: return false;
+    }
+  }
+
   compiled_block compile_block(const op_block& b) {
     compiled_block out;
     out.statement_index = b.statement_index;
@@ -134,8 +210,6 @@ private:
 
   static iop op_of(isl_ast_expr_op_type t) {
     switch (t) {
-      case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: return iop::land;
-      case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: return iop::lor;
       case isl_ast_expr_op_max: return iop::max;
       case isl_ast_expr_op_min: return iop::min;
       case isl_ast_expr_op_minus: return iop::neg;
@@ -145,7 +219,6 @@ private:
       case isl_ast_expr_op_div: case isl_ast_expr_op_pdiv_q: return iop::div;
       case isl_ast_expr_op_fdiv_q: return iop::fdiv_q;
       case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return iop::pdiv_r;
-      case isl_ast_expr_op_cond: case isl_ast_expr_op_select: return iop::select;
       case isl_ast_expr_op_eq: return iop::eq;
       case isl_ast_expr_op_le: return iop::le;
       case isl_ast_expr_op_lt: return iop::lt;
@@ -163,46 +236,98 @@ private:
 
 }  // namespace
 
-int64_t evaluate(const iexpr& e, const int64_t* s) {
-  auto a = [&](size_t i) { return evaluate(e.args[i], s); };
-  switch (e.op) {
-    case iop::constant: return e.value;
-    case iop::slot: return s[e.slot];
-    case iop::add: return a(0) + a(1);
-    case iop::sub: return a(0) - a(1);
-    case iop::mul: return a(0) * a(1);
-    case iop::neg: return -a(0);
-    case iop::div: return a(0) / a(1);  // exact or non-negative operands: truncation is right
-    case iop::fdiv_q: return floor_div(a(0), a(1));
-    case iop::pdiv_r: return a(0) % a(1);
-    case iop::min: {  // isl's min and max take two or more arguments
-      int64_t v = a(0);
-      for (size_t i = 1; i < e.args.size(); ++i) v = std::min(v, a(i));
-      return v;
+void find_affine_form(iexpr& e) {
+  struct form {
+    int64_t constant = 0;
+    std::map<int32_t, int64_t> terms;
+  };
+  std::vector<form> stack;
+  for (const iinstr& i : e.code) {
+    form b;
+    if (i.op != iop::constant && i.op != iop::slot && i.op != iop::neg) {
+      if (i.op != iop::add && i.op != iop::sub && i.op != iop::mul) return;
+      b = std::move(stack.back());
+      stack.pop_back();
     }
-    case iop::max: {
-      int64_t v = a(0);
-      for (size_t i = 1; i < e.args.size(); ++i) v = std::max(v, a(i));
-      return v;
+    switch (i.op) {
+      case iop::constant: stack.push_back({i.value, {}}); break;
+      case iop::slot: stack.push_back({0, {{i.target, 1}}}); break;
+      case iop::neg:
+      case iop::sub:
+      case iop::add: {
+        form& a = stack.back();
+        int64_t sign = i.op == iop::add ? 1 : -1;
+        if (i.op == iop::neg) b = std::move(a), a = form{};
+        a.constant += sign * b.constant;
+        for (auto [slot, c] : b.terms) a.terms[slot] += sign * c;
+        break;
+      }
+      case iop::mul: {
+        form& a = stack.back();
+        if (!a.terms.empty() && !b.terms.empty()) return;
+        if (a.terms.empty()) std::swap(a, b);  // a: the form with slots (if any); b: a constant
+        a.constant *= b.constant;
+        for (auto& [slot, c] : a.terms) c *= b.constant;
+        break;
+      }
+      default: return;
     }
-    case iop::land: {
-      for (size_t i = 0; i < e.args.size(); ++i)
-        if (!a(i)) return 0;
-      return 1;
-    }
-    case iop::lor: {
-      for (size_t i = 0; i < e.args.size(); ++i)
-        if (a(i)) return 1;
-      return 0;
-    }
-    case iop::eq: return a(0) == a(1);
-    case iop::le: return a(0) <= a(1);
-    case iop::lt: return a(0) < a(1);
-    case iop::ge: return a(0) >= a(1);
-    case iop::gt: return a(0) > a(1);
-    case iop::select: return a(0) ? a(1) : a(2);
   }
-  return 0;
+  e.affine = true;
+  e.constant = stack.back().constant;
+  for (auto [slot, c] : stack.back().terms)
+    if (c != 0) e.terms.emplace_back(slot, c);
+}
+
+int64_t run_code(const iexpr& e, const int64_t* s) {
+  const iinstr* code = e.code.data();
+  size_t n = e.code.size();
+  if (n == 1) return code[0].op == iop::slot ? s[code[0].target] : code[0].value;  // most bounds and indices
+  int64_t small[32];
+  small[0] = 0;  // (every code pushes before it reads; this tells the compiler so)
+  std::vector<int64_t> large;
+  int64_t* st = small;
+  if (e.depth > 32) {
+    large.resize(static_cast<size_t>(e.depth));
+    st = large.data();
+  }
+  int top = -1;
+  for (size_t pc = 0; pc < n; ++pc) {
+    const iinstr& i = code[pc];
+    switch (i.op) {
+      case iop::constant: st[++top] = i.value; break;
+      case iop::slot: st[++top] = s[i.target]; break;
+      case iop::add: --top, st[top] += st[top + 1]; break;
+      case iop::sub: --top, st[top] -= st[top + 1]; break;
+      case iop::mul: --top, st[top] *= st[top + 1]; break;
+      case iop::div: --top, st[top] /= st[top + 1]; break;  // exact or non-negative operands: truncation is right
+      case iop::fdiv_q: --top, st[top] = floor_div(st[top], st[top + 1]); break;
+      case iop::pdiv_r: --top, st[top] %= st[top + 1]; break;
+      case iop::min: --top, st[top] = std::min(st[top], st[top + 1]); break;
+      case iop::max: --top, st[top] = std::max(st[top], st[top + 1]); break;
+      case iop::eq: --top, st[top] = st[top] == st[top + 1]; break;
+      case iop::le: --top, st[top] = st[top] <= st[top + 1]; break;
+      case iop::lt: --top, st[top] = st[top] < st[top + 1]; break;
+      case iop::ge: --top, st[top] = st[top] >= st[top + 1]; break;
+      case iop::gt: --top, st[top] = st[top] > st[top + 1]; break;
+      case iop::neg: st[top] = -st[top]; break;
+      case iop::truth: st[top] = st[top] != 0; break;
+      // Jumps go forward: the loop's ++pc lands on the target.
+      case iop::jump: pc = static_cast<size_t>(i.target) - 1; break;
+      case iop::jump_unless_pop:
+        if (st[top--] == 0) pc = static_cast<size_t>(i.target) - 1;
+        break;
+      case iop::keep_jump_unless:
+        if (st[top] == 0) pc = static_cast<size_t>(i.target) - 1;
+        else --top;
+        break;
+      case iop::keep_jump_if:
+        if (st[top] != 0) pc = static_cast<size_t>(i.target) - 1;
+        else --top;
+        break;
+    }
+  }
+  return st[0];
 }
 
 compiled_part compile_part(const module_part& part, size_t tiles, size_t coords) {

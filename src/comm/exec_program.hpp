@@ -12,16 +12,45 @@
 
 namespace sadsl::exec {
 
-enum class iop { constant, slot, add, sub, mul, neg, div, fdiv_q, pdiv_r, min, max, land, lor, eq, le, lt, ge, gt, select };
-
-struct iexpr {
-  iop op = iop::constant;
-  int64_t value = 0;
-  int slot = -1;
-  std::vector<iexpr> args;
+// An integer expression of isl's AST as postfix code over a small stack: every loop bound,
+// guard and index of every module instance is evaluated for every iteration, so it is a flat
+// array (no tree of vectors to chase). `and`, `or` and `select` jump over what they do not
+// evaluate, as C does (a guarded division is never reached where its guard is false).
+enum class iop : uint8_t {
+  constant, slot, add, sub, mul, neg, div, fdiv_q, pdiv_r, min, max, eq, le, lt, ge, gt,
+  truth,              // top = (top != 0)
+  jump,               // to `target`
+  jump_unless_pop,    // pop; jump when it was 0
+  keep_jump_unless,   // jump when top is 0 (keeping it), else pop
+  keep_jump_if,       // jump when top is not 0 (keeping it), else pop
 };
 
-int64_t evaluate(const iexpr& e, const int64_t* slots);
+struct iinstr {
+  iop op = iop::constant;
+  int32_t target = 0;  // slot, or jump target
+  int64_t value = 0;
+};
+
+struct iexpr {
+  std::vector<iinstr> code;
+  int depth = 0;  // the deepest the stack gets
+  // Most expressions (indices, bounds) are affine in the slots: then they are evaluated as
+  // constant + sum coefficient x slot, not run.
+  bool affine = false;
+  int64_t constant = 0;
+  std::vector<std::pair<int32_t, int64_t>> terms;  // (slot, coefficient), each slot once
+};
+
+/// Runs e's code (evaluate() does when e is not affine).
+int64_t run_code(const iexpr& e, const int64_t* slots);
+inline int64_t evaluate(const iexpr& e, const int64_t* slots) {
+  if (!e.affine) return run_code(e, slots);
+  int64_t v = e.constant;
+  for (auto [slot, c] : e.terms) v += c * slots[slot];
+  return v;
+}
+/// Sets e's affine form if its code is affine in the slots (translation does this).
+void find_affine_form(iexpr& e);
 
 struct compiled_op {
   operation::kind what = operation::kind::compute;
@@ -45,6 +74,10 @@ struct node {
   int slot = -1;               // for: the iterator
   loop_kind loop = loop_kind::sequential;  // for: how it runs in hardware (the timed simulation's cost)
   iexpr init, cond, inc;       // for (cond also for if)
+  // for: cond is `iterator <= bound` (`<` when strict) with a bound the body cannot change,
+  // evaluated once when the loop starts rather than at every iteration.
+  bool hoisted = false, strict = false;
+  iexpr bound;
   std::vector<node> children;  // for: body = [0]; if: then = [0], else = [1]; block: all
   int block = -1;              // user: index into compiled_part::blocks
   std::vector<iexpr> args;     // user: the statement's coordinates (the tile loops' user node)

@@ -72,7 +72,7 @@ private:
       }
       std::vector<int64_t> stored;
       for (int o : order) stored.push_back(at[static_cast<size_t>(o)]);
-      size_t off = static_cast<size_t>(linear(d.layout->extents, stored, 1, "host " + d.name));
+      size_t off = static_cast<size_t>(linear(d.layout->extents, stored, 1, [&] { return "host " + d.name; }));
       std::visit(
           [&](auto& v) {
             using T = typename std::decay_t<decltype(v)>::value_type;
