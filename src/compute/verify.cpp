@@ -52,12 +52,21 @@ design_point sample_point(const design& d) {
   return p;
 }
 
-std::string verify_design(const design& d, const design_point& point, uint64_t seed) {
-  const program& p = *d.band->source;
-  buffers expected(p.kernel()), data(p.kernel());
+buffers reference_run(const kernel& k, uint64_t seed) {
+  buffers expected(k);
   expected.randomize_inputs(seed);
+  run(build_program(k), expected);  // the kernel as written (no local expansion)
+  return expected;
+}
+
+std::string verify_design(const design& d, const design_point& point, uint64_t seed) {
+  return verify_design(d, point, reference_run(d.band->source->kernel(), seed), seed);
+}
+
+std::string verify_design(const design& d, const design_point& point, const buffers& expected, uint64_t seed) {
+  const program& p = *d.band->source;
+  buffers data(p.kernel());
   data.randomize_inputs(seed);
-  run(build_program(p.kernel()), expected);  // the kernel as written (no local expansion)
   auto layouts = stored_layouts(d);
   for (const auto& l : layouts) data.permute(l.tensor.name(), l.order);
   run(p, concrete_schedule(d, point), data, run_options{layouts, true});  // every instance once

@@ -41,10 +41,11 @@ void verify_designs(const kernel& k, const std::vector<design>& ds, const compil
   if (o.verify_size < 1)
     throw error(fmt::format("compile_options::verify_size = {}, but sizes are at least 1", o.verify_size));
   scoped_sizes sizes(k, [&](int64_t n, int64_t value) { return std::min(value, o.verify_size + 2 * n); });
+  const buffers expected = reference_run(k);  // once for every design (read by every thread)
   for_each_design(ds, o.designs, o.threads, [&](size_t, const design& d) {
     design_point point = sample_point(d);
-    std::string problem = verify_design(d, point);
-    if (problem.empty()) problem = verify_architecture(build_architecture(d, {point, {}, false}));
+    std::string problem = verify_design(d, point, expected);
+    if (problem.empty()) problem = verify_architecture(build_architecture(d, {point, {}, false}), expected);
     if (!problem.empty()) throw internal_error("verification of kernel \"" + k.name() + "\" failed: " + problem);
   });
 }

@@ -38,6 +38,9 @@ execution_result execute(const architecture& a, buffers& data);
 /// a relative 1e-5 where the architecture reorders a float reduction (a.reduction_reordered).
 /// Else the deadlock report or the first output element that differs, with both values.
 std::string verify_architecture(const architecture& a, uint64_t seed = 2026);
+/// The same against `expected`, reference_run(kernel, seed) (compute/verify.hpp) of the design's
+/// kernel or of a copy of it (tensors are matched by name).
+std::string verify_architecture(const architecture& a, const buffers& expected, uint64_t seed = 2026);
 
 /// "" when every output (and inout) tensor of k in `got` equals the one in `want`: exactly when
 /// tolerance is 0, else within `tolerance` relative (at least absolute 1); else the first element
