@@ -252,19 +252,35 @@ expr max(const expr& a, const expr& b) { return simplify_binary(op::max, a, b); 
 expr ceil(const expr& a) { return simplify_unary(op::ceil, a); }
 expr floor(const expr& a) { return simplify_unary(op::floor, a); }
 
-bool uses_index(const expr& e, std::size_t id) {
+namespace {
+
+// True when some node of `e` is `wanted`, visiting the first `operands(node)` operands of each.
+template <class Wanted, class Operands>
+bool any_node(const expr& e, Wanted wanted, Operands operands) {
   std::vector<const expr*> pending{&e};
   std::unordered_set<const void*> seen;
   while (!pending.empty()) {
     const expr* next = pending.back();
     pending.pop_back();
     if (!seen.insert(next->identity()).second) continue;
-    if (next->kind() == op::index && next->index_id() == id) return true;
-    // A sum that binds the index again hides it in its body.
-    std::size_t operands = next->kind() == op::sum && next->index_id() == id ? 2 : operand_count(next->kind());
-    for (std::size_t i = 0; i < operands; ++i) pending.push_back(&next->operand(i));
+    if (wanted(*next)) return true;
+    for (std::size_t i = 0; i < operands(*next); ++i) pending.push_back(&next->operand(i));
   }
   return false;
+}
+
+// True when `e` has a sum over the index `id`.
+bool binds_index(const expr& e, std::size_t id) {
+  return any_node(e, [id](const expr& x) { return x.kind() == op::sum && x.index_id() == id; },
+                  [](const expr& x) { return operand_count(x.kind()); });
+}
+
+}  // namespace
+
+bool uses_index(const expr& e, std::size_t id) {
+  // A sum that binds the index again hides it in its body.
+  return any_node(e, [id](const expr& x) { return x.kind() == op::index && x.index_id() == id; },
+                  [id](const expr& x) { return x.kind() == op::sum && x.index_id() == id ? 2 : operand_count(x.kind()); });
 }
 
 // Builds a summation node without simplification.
@@ -330,9 +346,15 @@ expr power_sum(std::size_t k, const expr& n) {
 }  // namespace
 
 expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body) {
-  SADSL_INTERNAL_ASSERT(index.kind() == op::index, "sum() over something that is not an index: " + to_string(index));
+  if (index.kind() != op::index)
+    throw error("sum() over \"" + to_string(index) + "\", which is not an index (expr::index)");
   std::size_t id = index.index_id();
-  SADSL_INTERNAL_ASSERT(!uses_index(lo, id) && !uses_index(hi, id), "the bounds of a sum use its own index");
+  if (uses_index(lo, id) || uses_index(hi, id))
+    throw error("sum() over index " + index.parameter_name() + ": its bounds (" + to_string(lo) + ".." + to_string(hi) +
+                ") use the index itself");
+  if (binds_index(body, id))
+    throw error("sum() over index " + index.parameter_name() + ": its body has a sum over the same index (id " +
+                std::to_string(id) + "); nested sums need indices of their own");
   expr first = ceil(lo), last = floor(hi);
   // polynomial_in recurses over the body: long chains keep the loop.
   auto poly = body.depth() <= closed_form_depth ? polynomial_in(body, id) : std::nullopt;

@@ -69,6 +69,16 @@ TEST_CASE("a sum of any other body stays a loop, printed with its index and rang
   CHECK(std::isnan(evaluate(s, std::vector<double>{1e308 * 10, 1})));
 }
 
+TEST_CASE("a sum over something that is not an index, or with bounds that use its index, is refused", "[expr][sum][errors]") {
+  expr n = sum_param(0, "N");
+  expr v = expr::index(3, "v");
+  CHECK_THROWS_WITH(sum(n, expr(0), n, n), "sum() over \"N\", which is not an index (expr::index)");
+  CHECK_THROWS_WITH(sum(v, v - expr(1), n, v * v), "sum() over index v: its bounds (v - 1..N) use the index itself");
+  expr inner = sum(v, expr(0), n, min(v, n / expr(2)));
+  CHECK_THROWS_WITH(sum(v, expr(0), n, inner), "sum() over index v: its body has a sum over the same index (id 3); nested "
+                                               "sums need indices of their own");
+}
+
 TEST_CASE("nested sums: a triangular nest of tiles", "[expr][sum]") {
   expr n = sum_param(0, "N"), t = sum_param(1, "T");
   expr a = expr::index(0, "a"), b = expr::index(1, "b");

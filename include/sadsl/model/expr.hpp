@@ -93,7 +93,8 @@ expr max(const expr& a, const expr& b);
 expr ceil(const expr& a);
 expr floor(const expr& a);
 /// The sum of `body` over the integers `index` = lo..hi (0 when hi < lo); `index` is an
-/// expr::index(), lo and hi must not use it. A body that is a polynomial of degree 3 or less in
+/// expr::index(), lo and hi must not use it and body must not sum over it again (sadsl::error
+/// otherwise: nested sums have indices of their own). A body that is a polynomial of degree 3 or less in
 /// the index, with integral coefficients, gets its closed form (Faulhaber's sums, exact while
 /// the values stay below 2^53); any other body stays a summation loop, evaluated term by term in
 /// ascending order of the index.
