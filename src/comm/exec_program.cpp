@@ -27,6 +27,50 @@ std::string id_name(isl_ast_expr* e) {
   return name;
 }
 
+// Sets e's affine form (iexpr::affine) when its code is affine in the slots.
+void find_affine_form(iexpr& e) {
+  struct form {
+    int64_t constant = 0;
+    std::map<int32_t, int64_t> terms;
+  };
+  std::vector<form> stack;
+  for (const iinstr& i : e.code) {
+    form b;
+    if (i.op != iop::constant && i.op != iop::slot && i.op != iop::neg) {
+      if (i.op != iop::add && i.op != iop::sub && i.op != iop::mul) return;
+      b = std::move(stack.back());
+      stack.pop_back();
+    }
+    switch (i.op) {
+      case iop::constant: stack.push_back({i.value, {}}); break;
+      case iop::slot: stack.push_back({0, {{i.target, 1}}}); break;
+      case iop::neg:
+      case iop::sub:
+      case iop::add: {
+        form& a = stack.back();
+        int64_t sign = i.op == iop::add ? 1 : -1;
+        if (i.op == iop::neg) b = std::move(a), a = form{};
+        a.constant += sign * b.constant;
+        for (auto [slot, c] : b.terms) a.terms[slot] += sign * c;
+        break;
+      }
+      case iop::mul: {
+        form& a = stack.back();
+        if (!a.terms.empty() && !b.terms.empty()) return;
+        if (a.terms.empty()) std::swap(a, b);  // a: the form with slots (if any); b: a constant
+        a.constant *= b.constant;
+        for (auto& [slot, c] : a.terms) c *= b.constant;
+        break;
+      }
+      default: return;
+    }
+  }
+  e.affine = true;
+  e.constant = stack.back().constant;
+  for (auto [slot, c] : stack.back().terms)
+    if (c != 0) e.terms.emplace_back(slot, c);
+}
+
 class translator {
 public:
   translator(std::string part, size_t tiles, size_t coords) : part_(std::move(part)) {
@@ -236,53 +280,9 @@ private:
 
 }  // namespace
 
-void find_affine_form(iexpr& e) {
-  struct form {
-    int64_t constant = 0;
-    std::map<int32_t, int64_t> terms;
-  };
-  std::vector<form> stack;
-  for (const iinstr& i : e.code) {
-    form b;
-    if (i.op != iop::constant && i.op != iop::slot && i.op != iop::neg) {
-      if (i.op != iop::add && i.op != iop::sub && i.op != iop::mul) return;
-      b = std::move(stack.back());
-      stack.pop_back();
-    }
-    switch (i.op) {
-      case iop::constant: stack.push_back({i.value, {}}); break;
-      case iop::slot: stack.push_back({0, {{i.target, 1}}}); break;
-      case iop::neg:
-      case iop::sub:
-      case iop::add: {
-        form& a = stack.back();
-        int64_t sign = i.op == iop::add ? 1 : -1;
-        if (i.op == iop::neg) b = std::move(a), a = form{};
-        a.constant += sign * b.constant;
-        for (auto [slot, c] : b.terms) a.terms[slot] += sign * c;
-        break;
-      }
-      case iop::mul: {
-        form& a = stack.back();
-        if (!a.terms.empty() && !b.terms.empty()) return;
-        if (a.terms.empty()) std::swap(a, b);  // a: the form with slots (if any); b: a constant
-        a.constant *= b.constant;
-        for (auto& [slot, c] : a.terms) c *= b.constant;
-        break;
-      }
-      default: return;
-    }
-  }
-  e.affine = true;
-  e.constant = stack.back().constant;
-  for (auto [slot, c] : stack.back().terms)
-    if (c != 0) e.terms.emplace_back(slot, c);
-}
-
 int64_t run_code(const iexpr& e, const int64_t* s) {
   const iinstr* code = e.code.data();
   size_t n = e.code.size();
-  if (n == 1) return code[0].op == iop::slot ? s[code[0].target] : code[0].value;  // most bounds and indices
   int64_t small[32];
   small[0] = 0;  // (every code pushes before it reads; this tells the compiler so)
   std::vector<int64_t> large;

@@ -49,8 +49,6 @@ inline int64_t evaluate(const iexpr& e, const int64_t* slots) {
   for (auto [slot, c] : e.terms) v += c * slots[slot];
   return v;
 }
-/// Sets e's affine form if its code is affine in the slots (translation does this).
-void find_affine_form(iexpr& e);
 
 struct compiled_op {
   operation::kind what = operation::kind::compute;
