@@ -71,7 +71,13 @@ std::optional<std::vector<int64_t>> distance_vector::constant() const {
 }
 
 bool distance_vector::component_is(size_t d, int64_t v) const {
-  isl::pw_aff c = components.at(d);
+  const isl::pw_aff& c = components.at(d);
+  // A constant piece (every uniform distance): compare the integers, not two pw_affs.
+  if (auto p = pieces(c); p.size() == 1 && isl_aff_is_cst(p[0].get()) == isl_bool_true) {
+    isl::val k = p[0].constant_val();
+    if (isl_val_is_int(k.get()) == isl_bool_true)
+      return isl_val_cmp_si(k.get(), static_cast<long>(v)) == 0 || c.domain().is_empty();
+  }
   isl::pw_aff target = isl::manage(isl_pw_aff_val_on_domain(c.domain().release(), isl_val_int_from_si(c.ctx().get(), v)));
   return isl_pw_aff_is_equal(c.get(), target.get()) == isl_bool_true;
 }
@@ -176,7 +182,7 @@ public:
     for (const auto& sink : p_.statements()) {
       for (const auto& r : sink.reads) {
         auto writes = accesses_of(r.tensor, true);
-        add(dep_kind::flow, sink, r, flow(r, writes, {}, {}));
+        if (!writes.is_empty()) add(dep_kind::flow, sink, r, flow(r, writes, {}, {}));  // none for an input
         const auto* array = array_of(r.tensor);
         if (!array->written)
           for (size_t l = 0; l < sink.loops.size(); ++l)
