@@ -32,15 +32,20 @@ inline isl_aff* only_piece(__isl_take isl_pw_aff* f) {
   return out;
 }
 
-/// { S[x] -> name[affs(x)] } for affs on the space of S.
-inline isl::map map_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
+/// S[x] -> name[affs(x)] for affs on the space of S, as a function.
+inline isl::multi_aff multi_aff_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
   isl_space* range = isl_space_add_dims(isl_space_set_from_params(isl_space_params(domain.copy())), isl_dim_set,
                                         static_cast<unsigned>(affs.size()));
   range = isl_space_set_tuple_name(range, isl_dim_set, name.c_str());
   isl_space* sp = isl_space_map_from_domain_and_range(domain.copy(), range);
   isl_aff_list* list = isl_aff_list_alloc(isl_space_get_ctx(sp), static_cast<int>(affs.size()));
   for (const auto& a : affs) list = isl_aff_list_add(list, a.copy());
-  return isl::manage(isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list)));
+  return isl::manage(isl_multi_aff_from_aff_list(sp, list));
+}
+
+/// { S[x] -> name[affs(x)] } for affs on the space of S.
+inline isl::map map_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
+  return isl::manage(isl_map_from_multi_aff(multi_aff_of(domain, affs, name).release()));
 }
 
 /// The constant aff v on a set space.
@@ -66,9 +71,6 @@ inline isl::pw_aff var_on_set(const isl::set& s, int pos) {
 inline isl::set renamed(const isl::set& s, const std::string& name) {
   return isl::manage(isl_set_set_tuple_name(s.copy(), name.c_str()));
 }
-
-/// { x -> y : f(x) = f(y) }.
-inline isl::union_map same_image(const isl::union_map& f) { return f.apply_range(f.reverse()); }
 
 /// { name[p] -> name[p + e_dim] } on an n-dimensional named set space (params of `params`).
 inline isl::map shift(const isl::space& params, const std::string& name, unsigned n, unsigned dim, int64_t by) {

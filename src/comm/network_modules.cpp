@@ -86,8 +86,9 @@ void arch_builder::build_network_modules(network_plan& n) {
     first.push_back(i + 1 == elems ? w.scale(isl::val(w.ctx(), pack)) : w);
   }
   for (size_t g = 0; g < m; ++g) leaf.push_back(comm_isl::var_on(xfer_space, static_cast<int>(g)));
-  isl::pw_multi_aff first_element = isl::manage(isl_pw_multi_aff_from_map(comm_isl::map_of(xfer_space, first, "elem").release()));
-  isl::map leaf_of = comm_isl::map_of(xfer_space, leaf, "leaf");
+  // Built as functions: converting their maps back (isl_pw_multi_aff_from_map) costs hulls.
+  isl::pw_multi_aff first_element(comm_isl::multi_aff_of(xfer_space, first, "elem"));
+  isl::pw_multi_aff to_leaf(comm_isl::multi_aff_of(xfer_space, leaf, "leaf"));
 
   for (size_t k = 0; k <= m; ++k) {
     const int level = n.info.buffered_level + static_cast<int>(k);
@@ -156,7 +157,6 @@ void arch_builder::build_network_modules(network_plan& n) {
     // A word's position in the buffer: its first element minus the origin of its leaf's chunk.
     std::vector<isl::pw_aff> position;
     if (buffered) {
-      isl::pw_multi_aff to_leaf = isl::manage(isl_pw_multi_aff_from_map(leaf_of.copy()));
       for (int i = 0; i < elems; ++i) {
         // The chunk's origin over the leaf's coordinates: its origin over the params p0.., known.
         isl_multi_pw_aff* by_params = isl_multi_pw_aff_from_pw_aff(
@@ -167,7 +167,9 @@ void arch_builder::build_network_modules(network_plan& n) {
         origin = isl::manage(isl_pw_aff_align_params(origin.release(), chunk_t.get_space().release()));
         origin = isl::manage(isl_pw_aff_pullback_pw_multi_aff(origin.release(), to_leaf.copy()));
         isl::pw_aff at = isl::manage(isl_pw_multi_aff_get_at(first_element.get(), i));
-        position.push_back(at.sub(origin).intersect_domain(xfer).coalesce());
+        // Not restricted to xfer: a call evaluates it only there, and the restriction costs more
+        // than the rest of the module.
+        position.push_back(at.sub(origin).coalesce());
       }
     }
     auto xfer_ops = [&, buffered, top, up, down, chain, buffer](const std::string&, const node_context& at) {

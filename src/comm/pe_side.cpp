@@ -48,7 +48,7 @@ module_part arch_builder::pe_side_part(const network_plan& n, int port, int buff
     for (size_t d = 0; d < origin.size(); ++d) {
       isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(d))));
       isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
-      p.position.push_back(at.sub(base).intersect_domain(f.domain).coalesce());
+      p.position.push_back(at.sub(base).coalesce());  // at is on f.domain already
     }
     parts.push_back(std::move(p));
   }

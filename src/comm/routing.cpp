@@ -43,15 +43,7 @@ bool uses_loop(const access_info& a, const loop_id& l) {
 class router {
 public:
   router(const design& d, const instance_maps& m, const padding_plan& pad, std::vector<int64_t> grid)
-      : d_(d), m_(m), pad_(pad), p_(*d.band->source), grid_(std::move(grid)) {
-    same_pe_ = comm_isl::same_image(m.pe);
-    same_tile_ = comm_isl::same_image(m.tile);
-    isl::space params = m.params.space();
-    for (size_t dim = 0; dim < d.space.size(); ++dim) {
-      isl::union_map step(comm_isl::shift(params, "pe", static_cast<unsigned>(d.space.size()), static_cast<unsigned>(dim), 1));
-      next_pe_.push_back(m.pe.apply_range(step).apply_range(m.pe.reverse()));
-    }
-  }
+      : d_(d), m_(m), pad_(pad), p_(*d.band->source), grid_(std::move(grid)) {}
 
   routing build() {
     for (const auto& a : p_.arrays()) {
@@ -96,7 +88,8 @@ private:
     return true;
   }
 
-  isl::union_map same_key(const tensor_id& t) const {
+  // { S[x] -> key[k] }: the tile positions of t's buffer key of each instance.
+  isl::union_map keyed(const tensor_id& t) const {
     auto key = key_positions(t);
     isl_space* sp = isl_space_set_from_params(m_.params.space().release());
     sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(d_.tile_order.size()));
@@ -104,22 +97,29 @@ private:
     std::vector<isl::aff> dims;
     isl::space tile_space = isl::manage(sp);
     for (size_t pos : key) dims.push_back(comm_isl::var_on(tile_space, static_cast<int>(pos)));
-    isl::union_map keyed = m_.tile.apply_range(isl::union_map(comm_isl::map_of(tile_space, dims, "key")));
-    return comm_isl::same_image(keyed);
+    return m_.tile.apply_range(isl::union_map(comm_isl::map_of(tile_space, dims, "key")));
   }
 
   pair_classes split(const isl::union_map& pairs, const tensor_id& t) const {
     pair_classes c;
-    isl::union_map kept = same_tile_;
-    if (out_.persists.at(t)) kept = kept.unite(same_key(t));
-    c.local = pairs.intersect(same_pe_).intersect(kept);
+    // The relations below only between the statements the pairs join: f and its inverse
+    // composed over every statement pair cost far more (routing is most of that cost).
+    isl::union_set from = pairs.domain().universe(), to = pairs.range().universe();
+    auto same = [&](const isl::union_map& f) { return f.intersect_domain(from).apply_range(f.intersect_domain(to).reverse()); };
+    isl::union_map same_pe = same(m_.pe), same_tile = same(m_.tile);
+    isl::union_map kept = same_tile;
+    if (out_.persists.at(t)) kept = kept.unite(same(keyed(t)));
+    c.local = pairs.intersect(same_pe).intersect(kept);
     isl::union_map rest = pairs.subtract(c.local);
-    for (const auto& next : next_pe_) {
-      c.neighbor.push_back(rest.intersect(next).intersect(same_tile_));
+    isl::space params = m_.params.space();
+    for (size_t dim = 0; dim < d_.space.size(); ++dim) {  // x -> y with pe(y) = pe(x) + e_dim
+      isl::union_map step(comm_isl::shift(params, "pe", static_cast<unsigned>(d_.space.size()), static_cast<unsigned>(dim), 1));
+      isl::union_map next = m_.pe.intersect_domain(from).apply_range(step).apply_range(m_.pe.intersect_domain(to).reverse());
+      c.neighbor.push_back(rest.intersect(next).intersect(same_tile));
       rest = rest.subtract(c.neighbor.back());
     }
     c.cross = rest;
-    if (!c.cross.intersect(same_tile_).is_empty())
+    if (!c.cross.intersect(same_tile).is_empty())
       throw error(fmt::format("design {}: tensor \"{}\" moves between PEs that are not neighbours within a tile",
                               d_.name(), t.name()));
     return c;
@@ -295,8 +295,6 @@ private:
   const padding_plan& pad_;
   const program& p_;
   std::vector<int64_t> grid_;
-  isl::union_map same_pe_, same_tile_;
-  std::vector<isl::union_map> next_pe_;
   std::map<tensor_id, pair_classes> classes_;
   routing out_;
 };
