@@ -225,6 +225,8 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
 }
 
 isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) const {
+  // Most routes leave most classes empty (a read comes through one port): no preimage for them.
+  if (isl_set_plain_is_empty(x.get()) == isl_bool_true) return isl::set::empty(f.domain.space());
   isl::set aligned = isl::manage(isl_set_align_params(x.copy(), params_.copy()));
   return f.domain.intersect(isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy()))).coalesce();
 }
