@@ -105,17 +105,21 @@ private:
     // The relations below only between the statements the pairs join: f and its inverse
     // composed over every statement pair cost far more (routing is most of that cost).
     isl::union_set from = pairs.domain().universe(), to = pairs.range().universe();
-    auto same = [&](const isl::union_map& f) { return f.intersect_domain(from).apply_range(f.intersect_domain(to).reverse()); };
+    // { x -> y : f(x) = f(y) }, or step(f(x)) = f(y) with a step.
+    auto same = [&](const isl::union_map& f, const isl::union_map* step = nullptr) {
+      isl::union_map image = f.intersect_domain(from);
+      if (step) image = image.apply_range(*step);
+      return image.apply_range(f.intersect_domain(to).reverse());
+    };
     isl::union_map same_pe = same(m_.pe), same_tile = same(m_.tile);
     isl::union_map kept = same_tile;
     if (out_.persists.at(t)) kept = kept.unite(same(keyed(t)));
     c.local = pairs.intersect(same_pe).intersect(kept);
     isl::union_map rest = pairs.subtract(c.local);
     isl::space params = m_.params.space();
-    for (size_t dim = 0; dim < d_.space.size(); ++dim) {  // x -> y with pe(y) = pe(x) + e_dim
+    for (size_t dim = 0; dim < d_.space.size(); ++dim) {  // pe(y) = pe(x) + e_dim
       isl::union_map step(comm_isl::shift(params, "pe", static_cast<unsigned>(d_.space.size()), static_cast<unsigned>(dim), 1));
-      isl::union_map next = m_.pe.intersect_domain(from).apply_range(step).apply_range(m_.pe.intersect_domain(to).reverse());
-      c.neighbor.push_back(rest.intersect(next).intersect(same_tile));
+      c.neighbor.push_back(rest.intersect(same(m_.pe, &step)).intersect(same_tile));
       rest = rest.subtract(c.neighbor.back());
     }
     c.cross = rest;

@@ -58,14 +58,21 @@ std::vector<isl::aff> pieces(const isl::pw_aff& f) {
       &out);
   return out;
 }
+
+// The value of f when it is one constant piece.
+std::optional<isl::val> single_constant(const isl::pw_aff& f) {
+  auto p = pieces(f);
+  if (p.size() != 1 || isl_aff_is_cst(p[0].get()) != isl_bool_true) return std::nullopt;
+  return p[0].constant_val();
+}
 }  // namespace
 
 std::optional<std::vector<int64_t>> distance_vector::constant() const {
   std::vector<int64_t> out;
   for (const auto& c : components) {
-    auto p = pieces(c);
-    if (p.size() != 1 || isl_aff_is_cst(p[0].get()) != isl_bool_true) return std::nullopt;
-    out.push_back(p[0].constant_val().get_num_si());
+    auto k = single_constant(c);
+    if (!k) return std::nullopt;
+    out.push_back(k->get_num_si());
   }
   return out;
 }
@@ -73,11 +80,8 @@ std::optional<std::vector<int64_t>> distance_vector::constant() const {
 bool distance_vector::component_is(size_t d, int64_t v) const {
   const isl::pw_aff& c = components.at(d);
   // A constant piece (every uniform distance): compare the integers, not two pw_affs.
-  if (auto p = pieces(c); p.size() == 1 && isl_aff_is_cst(p[0].get()) == isl_bool_true) {
-    isl::val k = p[0].constant_val();
-    if (isl_val_is_int(k.get()) == isl_bool_true)
-      return isl_val_cmp_si(k.get(), static_cast<long>(v)) == 0 || c.domain().is_empty();
-  }
+  if (auto k = single_constant(c); k && isl_val_is_int(k->get()) == isl_bool_true)
+    return isl_val_cmp_si(k->get(), static_cast<long>(v)) == 0 || c.domain().is_empty();
   isl::pw_aff target = isl::manage(isl_pw_aff_val_on_domain(c.domain().release(), isl_val_int_from_si(c.ctx().get(), v)));
   return isl_pw_aff_is_equal(c.get(), target.get()) == isl_bool_true;
 }
