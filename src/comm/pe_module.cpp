@@ -106,7 +106,15 @@ void arch_builder::build_pe() {
   for (const auto& r : routes_.reads) add_local(r);
   for (const auto& w : routes_.writes) add_local(w);
   std::map<tensor_id, std::vector<isl::pw_aff>> origin;
-  for (const auto& [t, elements] : footprint) {
+  for (auto& [t, elements] : footprint) {
+    // A buffer that lives across tiles keeps each element in one place in all of them: its box
+    // is the union of theirs, not each tile's own (a partial tile of a guarded design touches
+    // fewer elements, so its own box would start elsewhere).
+    if (routes_.persists.at(t))
+      for (size_t j = routes_.key_loops.at(t); j < d_.tile_order.size(); ++j) {
+        int pos = isl_set_find_dim_by_name(elements.get(), isl_dim_param, fmt::format("t{}", j).c_str());
+        if (pos >= 0) elements = isl::manage(isl_set_project_out(elements.release(), isl_dim_param, static_cast<unsigned>(pos), 1));
+      }
     local_buffers_[t] = static_cast<int>(pe.buffers.size());
     origin[t] = box_origin(elements);
     pe.buffers.push_back({"local_" + t.name(), t, element_of(t), box_extents(elements), false});

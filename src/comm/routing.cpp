@@ -50,6 +50,7 @@ public:
       if (!a.written) continue;
       tensor_id t = a.tensor->id();
       out_.persists[t] = persists(t);
+      out_.key_loops[t] = key_positions(t).size();
       classify(t);
     }
     for (const auto& s : p_.statements()) {

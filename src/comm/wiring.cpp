@@ -183,13 +183,20 @@ module_part arch_builder::dummy_sink_part(int port) {
   const module_kind& pe = out_.modules.front();
   std::vector<pe_coordinate> own(grid_.size());
   for (size_t i = 0; i < grid_.size(); ++i) own[i].param = static_cast<int>(i);
+  const tensor_id& tensor = pe.ports[static_cast<size_t>(port)].tensor;
+  bool written = std::any_of(prog_.arrays().begin(), prog_.arrays().end(),
+                             [&](const array_info& x) { return x.tensor->id() == tensor && x.written; });
+  // The tokens the last PE writes on the port, as the PE module writes them: the reads of a
+  // read-only tensor it forwards, or the values of a written tensor its chain route sends on. (A
+  // written tensor's last PE sends only what a network at the chain's end takes, often nothing,
+  // whatever it reads from its own chain: a triangular domain's last PE along k writes no V.)
   isl::union_map schedule = isl::union_map::empty(params_.ctx());
   int position = 0;
-  for (const auto& r : routes_.reads) {
-    if (r.chain.is_empty() || !r.chain_dim) continue;
-    if (pe.ports[static_cast<size_t>(port)].tensor != r.tensor) continue;
+  for (const auto& r : written ? routes_.writes : routes_.reads) {
+    if (r.chain.is_empty() || !r.chain_dim || r.tensor != tensor) continue;
     const statement_info& s = prog_.statement(r.access.statement);
-    local_frame f = frame_of(s, own, fmt::format("{}_r{}", s.name(), r.access.read));
+    std::string tuple = r.access.read < 0 ? fmt::format("{}_w", s.name()) : fmt::format("{}_r{}", s.name(), r.access.read);
+    local_frame f = frame_of(s, own, tuple);
     f.domain = frame_points(f, r.chain.extract_set(s.domain.space()));
     bool vector = false;
     token_lanes(r.access, vector);

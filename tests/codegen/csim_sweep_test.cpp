@@ -1,5 +1,6 @@
 // C simulation of generated HLS code: for every benchmark kernel, every dataflow x tile order at
-// three tilings (non-divisor first-level factors; SIMD > 1 and wide words; all ones) is generated,
+// three tilings (non-divisor first-level factors; SIMD > 1 and wide words; all ones; LU also at one
+// tile per loop) is generated,
 // compiled with g++ -O1 against sadsl's simulation headers and run in both modes (sequential as
 // Vitis csim, and concurrent with bounded FIFOs). Each testbench must print PASSED (integers
 // bit-exact, floats within a relative 1e-4 of its reference loop nest) and count, for every FIFO,
@@ -30,9 +31,11 @@ struct sweep_result {
   int reordered = 0, packed = 0, vectorized = 0;  // architectures of each kind among them
 };
 
-// Designs number `first` to `last` - 1 of k (all by default), at the three tilings.
+constexpr std::initializer_list<tiling_shape> three_tilings{tiling_shape::non_divisor, tiling_shape::wide, tiling_shape::tiny};
+
+// Designs number `first` to `last` - 1 of k (all by default), at the given tilings.
 sweep_result sweep(kernel k, const std::string& tag, std::initializer_list<std::pair<const char*, int64_t>> sizes,
-                   size_t first = 0, size_t last = SIZE_MAX) {
+                   size_t first = 0, size_t last = SIZE_MAX, std::initializer_list<tiling_shape> shapes = three_tilings) {
   auto start = std::chrono::steady_clock::now();
   for (auto [name, v] : sizes) k.get_param(name).set(v);
   buffers want(k);
@@ -43,7 +46,7 @@ sweep_result sweep(kernel k, const std::string& tag, std::initializer_list<std::
   int n = 0;
   std::vector<design> all = designs(k);
   for (size_t i = first; i < std::min(last, all.size()); ++i)
-    for (tiling_shape shape : {tiling_shape::non_divisor, tiling_shape::wide, tiling_shape::tiny}) {
+    for (tiling_shape shape : shapes) {
       const design& d = all[i];
       INFO(k.name() << " " << d.name() << " shape " << static_cast<int>(shape));
       architecture a = build_architecture(d, {tiling(d, shape), {}});
@@ -120,6 +123,17 @@ TEST_CASE("csim: every FIR and GEMV design at three tilings") {
         static_cast<int>(designs(catalog::gemv()).size()) * 3);
 }
 
-TEST_CASE("csim: every design of the uniformized LU (guarded, triangular) at three tilings") {
-  CHECK(sweep(catalog::lu_uniform(), "lu", {{"N", 6}}).designs == 18 * 3);
+// The fourth tiling has one tile per loop (AutoSA's LU array): the chains of V and U_tmp end in
+// PEs that forward nothing.
+TEST_CASE("csim: every design of the uniformized LU (guarded, triangular) at four tilings") {
+  auto shapes = {tiling_shape::non_divisor, tiling_shape::wide, tiling_shape::tiny, tiling_shape::whole};
+  CHECK(sweep(catalog::lu_uniform(), "lu", {{"N", 6}}, 0, SIZE_MAX, shapes).designs == 18 * 4);
+}
+
+// Guarded reductions over triangular domains (no SIMD: guarded designs refuse it).
+TEST_CASE("csim: every causal convolution and transposed TRMV design at two tilings") {
+  auto shapes = {tiling_shape::non_divisor, tiling_shape::whole};
+  CHECK(sweep(catalog::causal_conv(), "causal_conv", {{"N", 11}, {"K", 4}}, 0, SIZE_MAX, shapes).designs == 6 * 2);
+  CHECK(sweep(catalog::trmv_t(), "trmv_t", {{"N", 9}}, 0, SIZE_MAX, shapes).designs ==
+        static_cast<int>(designs(catalog::trmv_t()).size()) * 2);
 }

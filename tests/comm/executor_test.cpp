@@ -118,6 +118,46 @@ TEST_CASE("executor: every FIR, GEMV and uniformized LU design at a non-divisor 
   CHECK(sweep(catalog::lu_uniform(), {{"N", 6}}).runs == 18);
 }
 
+// One tile per loop: the last PE along k (j) computes no V (U_tmp), so the dummy sink at the end
+// of that chain must drop nothing; it used to wait for as many tokens as that PE reads (deadlock).
+TEST_CASE("executor: every uniformized LU design with one tile per loop (AutoSA's LU array) equals the interpreter") {
+  CHECK(sweep(catalog::lu_uniform(), {{"N", 5}}, tiling_shape::whole).runs == 18);
+}
+
+// Guarded reductions over triangular domains whose partial sums stay in the PE across k tiles: a
+// partial tile touches fewer elements of y, and the buffer must keep each element where the
+// earlier tiles left it.
+TEST_CASE("executor: every causal convolution and transposed TRMV design equals the interpreter") {
+  for (auto shape : {tiling_shape::non_divisor, tiling_shape::whole}) {  // wide: SIMD > 1, refused when guarded
+    INFO("shape " << static_cast<int>(shape));
+    CHECK(sweep(catalog::causal_conv(), {{"N", 11}, {"K", 4}}, shape).runs == 6);
+    CHECK(sweep(catalog::trmv_t(), {{"N", 9}}, shape).runs == static_cast<int>(designs(catalog::trmv_t()).size()));
+  }
+}
+
+TEST_CASE("executor: a guarded partial sum kept in the PE across k tiles stays in place (causal convolution)") {
+  kernel k = catalog::causal_conv();
+  k.get_param("N").set(11);
+  k.get_param("K").set(4);
+  design d = find_design(k, "[i] <[i],k>");
+  design_point p;
+  for (const auto& f : d.factors) {
+    std::string n = d.name_of(f.id);
+    p[f.id] = n == "i_t1" ? 9 : n == "i_t2" ? 3 : 1;
+  }
+  architecture a = build_architecture(d, {p, {}});
+  buffers data(k);
+  std::vector<float> x(11);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(1 << i);
+  data.set("x", x);
+  data.set("h", std::vector<float>{1, 1000, 100000, 1e7});
+  REQUIRE(execute(a, data).deadlock == "");
+  const auto& y = data.get<float>("y");
+  CHECK(y[1] == 1002.0f);    // x(1) h(0) + x(0) h(1): the k = 0 term was lost
+  CHECK(y[2] == 102004.0f);  // x(2) + x(1) h(1) + x(0) h(2)
+  CHECK(y[4] == 20408016.0f);  // 16 + 8 x 1000 + 4 x 100000 + 2 x 1e7
+}
+
 TEST_CASE("executor: a program that uses an iterator outside its loop is refused, not run on garbage") {
   kernel k = catalog::mm();
   for (const char* p : {"I", "J", "K"}) k.get_param(p).set(9);

@@ -38,6 +38,8 @@ enum class tiling_shape {
   non_divisor,  // first-level factors half the extent plus one (a partial tile), inner factors below them
   wide,         // first-level factors half the extent, the largest inner factors (SIMD > 1, wide words)
   tiny,         // every factor 1
+  whole,        // first-level factors the whole extent (one tile per loop: AutoSA's LU array), inner
+                // factors below them
 };
 
 /// A point of design d of the given shape; every relation of the factors holds.
@@ -50,7 +52,7 @@ inline design_point tiling(const design& d, tiling_shape shape) {
         p[f.id] = 1;
       } else if (!f.parent) {
         int64_t n = widest_extent(d, f.id.loop);
-        p[f.id] = std::max<int64_t>(1, shape == tiling_shape::non_divisor ? n / 2 + 1 : n / 2);
+        p[f.id] = std::max<int64_t>(1, shape == tiling_shape::whole ? n : shape == tiling_shape::non_divisor ? n / 2 + 1 : n / 2);
       } else {
         int64_t parent = p.at(*f.parent), best = 1;
         for (int64_t t = 1; t <= parent; ++t)

@@ -64,6 +64,9 @@ struct routing {
   std::vector<size_t> phase_loops;
   /// Tensors whose local buffer lives across consecutive tiles (its tile loops outermost).
   std::map<tensor_id, bool> persists;
+  /// Per written tensor: how many outermost tile loops key its local buffer when it persists (the
+  /// tiles that differ only in the later ones share it, so its elements keep their places there).
+  std::map<tensor_id, size_t> key_loops;
 };
 
 /// PEs along each space loop: t1 over the loop's next factor (latency hiding, else SIMD).
