@@ -29,6 +29,7 @@ nlohmann::ordered_json to_json(const model::evaluator& ev, const std::vector<dou
   result["bram18k"] = m.bram18k;
   result["uram"] = m.uram;
   result["lut"] = m.lut;
+  result["ff"] = m.ff;
   result["offchip_bytes"] = m.offchip_bytes;
   result["legal"] = m.legal != 0;
   result["feasible"] = m.feasible != 0;

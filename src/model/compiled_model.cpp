@@ -7,8 +7,8 @@
 
 namespace sadsl::model {
 
-// Generated code sees metrics as 11 doubles and device_limits as 3 (ABI version 1).
-static_assert(sizeof(metrics) == 11 * sizeof(double) && std::is_standard_layout_v<metrics>);
+// Generated code sees metrics as 12 doubles and device_limits as 3 (ABI version 2).
+static_assert(sizeof(metrics) == 12 * sizeof(double) && std::is_standard_layout_v<metrics>);
 static_assert(sizeof(device_limits) == 3 * sizeof(double) && std::is_standard_layout_v<device_limits>);
 
 compiled_model::compiled_model(const compiled_abi* abi, std::shared_ptr<void> library)

@@ -107,6 +107,7 @@ metric_expressions metrics_of(const design_model& model) {
   m.bram18k = model.bram18k;
   m.uram = model.uram;
   m.lut = model.lut;
+  m.ff = model.ff;
   m.offchip_bytes = model.offchip_bytes;
   return m;
 }

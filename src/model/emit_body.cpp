@@ -169,7 +169,8 @@ void emit_metrics(linearizer& out, const design_model& model) {
   std::pair<const char*, const expr*> fields[] = {
       {"latency_prologue", &m.latency_prologue}, {"latency_main", &m.latency_main},
       {"latency_epilogue", &m.latency_epilogue}, {"latency", &m.latency}, {"dsp", &m.dsp},
-      {"bram18k", &m.bram18k}, {"uram", &m.uram}, {"lut", &m.lut}, {"offchip_bytes", &m.offchip_bytes}};
+      {"bram18k", &m.bram18k}, {"uram", &m.uram}, {"lut", &m.lut}, {"ff", &m.ff},
+      {"offchip_bytes", &m.offchip_bytes}};
   std::map<std::string, std::string> value;
   for (auto [field, e] : fields) {
     value[field] = out.operand(*e);

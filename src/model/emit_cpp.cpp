@@ -21,10 +21,10 @@ const char* const prelude = R"(#include <cstddef>
 
 namespace {
 
-// The fields of sadsl::model::metrics (11 doubles, in this order) and of device_limits (ABI 1).
+// The fields of sadsl::model::metrics (12 doubles, in this order) and of device_limits (ABI 2).
 enum sadsl_metric {
   sadsl_latency, sadsl_latency_prologue, sadsl_latency_main, sadsl_latency_epilogue, sadsl_dsp,
-  sadsl_bram18k, sadsl_uram, sadsl_lut, sadsl_offchip_bytes, sadsl_legal, sadsl_feasible, sadsl_metric_count
+  sadsl_bram18k, sadsl_uram, sadsl_lut, sadsl_ff, sadsl_offchip_bytes, sadsl_legal, sadsl_feasible, sadsl_metric_count
 };
 struct sadsl_limits {
   double dsp, bram18k, uram;
@@ -142,7 +142,7 @@ std::string exports(const design_model& model, const std::string& hash, bool own
          "  const char* model_hash;\n  void (*point)(double*, void*, const void*);\n"
          "  void (*batch)(std::size_t, double*, void*, const void*);\n};\n\n"
          "const void* " + symbol + "_abi() {\n"
-         "  static const " + symbol + "_abi_t abi = {1, " + std::to_string(model.params.size()) + ", \"" +
+         "  static const " + symbol + "_abi_t abi = {" + std::to_string(compiled_abi::current_version) + ", " + std::to_string(model.params.size()) + ", \"" +
          escaped(model.name) + "\", \"" + hash + "\", " + symbol + "_point, " + symbol +
          "_batch};\n  return &abi;\n}\n\n}  // extern \"C\"\n";
 }

@@ -55,6 +55,7 @@ metrics interpreter::evaluate(std::span<double> point, const device_limits& limi
   m.bram18k = model::evaluate(metrics_.bram18k, point);
   m.uram = model::evaluate(metrics_.uram, point);
   m.lut = model::evaluate(metrics_.lut, point);
+  m.ff = model::evaluate(metrics_.ff, point);
   m.offchip_bytes = model::evaluate(metrics_.offchip_bytes, point);
   m.legal = legal ? 1 : 0;
   bool fits = m.dsp <= limits.dsp && m.bram18k <= limits.bram18k && m.uram <= limits.uram;

@@ -219,6 +219,9 @@ void import_resources(const reader& in, design_model& model, expr offchip_elemen
   model.bram18k = bram18k_of(in);
   model.uram = 0;
   model.lut = lut_of(in, count, lanes);
+  // FF of the FP32 multiply-add each lane holds (docs/modeling.md, "Resources": multiply 143,
+  // add 205); the descriptor says nothing of FIFOs or register buffers, so only the operators.
+  model.ff = count * lanes * 348;
   model.offchip_bytes = offchip_elements * bytes;
 }
 

@@ -63,7 +63,7 @@ public:
     }
     for (size_t ph = 0; ph < a.phases.size(); ++ph)
       for (auto& t : phase_tiles(a, ph)) tiles_.push_back(std::move(t));
-    expr lut_io = 0, offchip = 0, bram = 0, uram = 0;
+    expr lut_io = 0, offchip = 0, bram = 0, uram = 0, ff = 0;
     std::vector<modeling::module_timing> timings;
     sym_.design = d_.name();
     for (size_t i = 0; i < d_.space.size(); ++i) sym_.pe_grid.push_back(s_.grid(i));
@@ -91,12 +91,15 @@ public:
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
         bram = bram + copies * out.buffers.back().bram18k;
         uram = uram + copies * out.buffers.back().uram;
+        ff = ff + copies * out.buffers.back().register_bits;
       }
       if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
     }
-    for (size_t k = 0; k < a.modules.size(); ++k) {
-      add_ports(a, k);
-      sym_.fifos = sym_.fifos + sym_.modules[k].fifos_in;
+    for (size_t k = 0; k < a.modules.size(); ++k) add_ports(a, k);
+    for (const auto& m : sym_.modules) {  // after add_ports, which may add dummies
+      sym_.fifos = sym_.fifos + m.fifos_in;
+      for (const auto& q : m.ports)
+        if (q.input) ff = ff + m.instances * q.present * fifo_ff_of(q.lanes * expr(static_cast<double>(bits_of(q.element))));
     }
     for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
     modeling::pe_frame pe = frame_of_pe(a);
@@ -105,9 +108,15 @@ public:
     frame_.pe_tile = timings.front().step;
     modeling::set_wavefronts(a, s_, hops, timings);
     m_.modules = modeling::compose_latency(frame_, timings);
-    int64_t per_lane = 0;
-    for (const auto& st : prog_.statements()) per_lane += statement_dsp(st);
+    int64_t per_lane = 0, ff_per_lane = 0;
+    for (const auto& st : prog_.statements()) {
+      per_lane += statement_dsp(st);
+      ff_per_lane += statement_ff(st);
+    }
     m_.dsp = s_.pe_count() * s_.simd() * expr(static_cast<double>(per_lane));
+    // An estimate of its parts that have figures (docs/modeling.md, "Resources"): operators,
+    // FIFOs, register buffers; not the modules' control logic.
+    m_.ff = s_.pe_count() * s_.simd() * expr(static_cast<double>(ff_per_lane)) + ff;
     m_.bram18k = bram;
     m_.uram = uram;
     m_.offchip_bytes = offchip;
@@ -216,6 +225,13 @@ private:
       out.ports.push_back({q.name, q.input, q.element, lanes, q.tensor, present});
       if (q.input) out.fifos_in = out.fifos_in + out.instances * present;
     }
+  }
+
+  // fifo_ff for a FIFO of the default depth 2 (every FIFO's today) and tokens of `bits`: 5
+  // control FFs up to 256 bits, bits + 10 above.
+  static expr fifo_ff_of(const expr& bits) {
+    expr wide = model::min(expr(1), model::max(expr(0), bits - expr(256)));
+    return expr(5) + wide * (bits + expr(5));
   }
 
   // Elements per token of a port on the PEs' side (the PEs', the dummies' and the buffered I/O
@@ -427,6 +443,7 @@ private:
     expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
     out.uram = over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096));
     out.bram18k = over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
+    out.register_bits = (expr(1) - over) * size * bits;
     return out;
   }
 

@@ -373,7 +373,8 @@ std::uint32_t design_space::expression_depth() const {
   const model::design_model& m = model();
   model::metric_expressions metrics = model::metrics_of(m);
   std::uint32_t deepest = 0;
-  for (const model::expr* e : {&metrics.latency, &metrics.dsp, &metrics.bram18k, &metrics.uram, &metrics.lut, &metrics.offchip_bytes})
+  for (const model::expr* e : {&metrics.latency, &metrics.dsp, &metrics.bram18k, &metrics.uram, &metrics.lut, &metrics.ff,
+                                 &metrics.offchip_bytes})
     deepest = std::max(deepest, e->depth());
   for (const model::constraint& c : m.constraints) deepest = std::max({deepest, c.lhs.depth(), c.rhs.depth()});
   for (const model::parameter& p : m.params)

@@ -232,6 +232,7 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   j["bram18k"] = m.bram18k;
   j["uram"] = m.uram;
   j["lut"] = m.lut;
+  j["ff"] = m.ff;
   j["dsp_fraction"] = dev.dsp > 0 ? m.dsp / dev.dsp : 0.0;
   j["bram18k_fraction"] = dev.bram18k > 0 ? m.bram18k / dev.bram18k : 0.0;
   j["uram_fraction"] = dev.uram > 0 ? m.uram / dev.uram : 0.0;

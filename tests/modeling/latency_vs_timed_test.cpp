@@ -91,7 +91,7 @@ row compare(const design& d, const model::design_model& m, const design_point& p
   r.legal = got.legal == 1;
   resource_counts want = count_resources(a);
   r.resources_exact = got.dsp == static_cast<double>(want.dsp) && got.bram18k == static_cast<double>(want.bram18k) &&
-                      got.uram == static_cast<double>(want.uram);
+                      got.uram == static_cast<double>(want.uram) && got.ff == static_cast<double>(want.ff);
   r.ports = port_difference(m, x, t);
   for (const auto& n : a.networks)
     for (const auto& st : d.band->source->statements())

@@ -24,7 +24,7 @@ using batch_function = void (*)(std::size_t count, double* points, void* out, co
 /// What generated code exports (extern "C" sadsl_model_<hash>_abi()). Bump the version when the
 /// layout of this struct, of metrics or of device_limits changes.
 struct compiled_abi {
-  static constexpr unsigned current_version = 1;
+  static constexpr unsigned current_version = 2;
   unsigned version;
   unsigned parameter_count;
   const char* model_name;

@@ -119,6 +119,8 @@ struct design_model {
   expr bram18k;
   expr uram;
   expr lut;
+  /// Flip-flops (an estimate, reported only; 0 where the model's source gives none).
+  expr ff;
   expr offchip_bytes;
   /// offchip_bytes split by DRAM port, in the order the ports first appear; empty when the
   /// model's source gives no split (AutoSA's descriptors). Reported at a point, not searched.
@@ -135,12 +137,12 @@ struct design_model {
 /// max over input modules, main the max over all modules, epilogue the max over output modules.
 struct metric_expressions {
   expr latency, latency_prologue, latency_main, latency_epilogue;
-  expr dsp, bram18k, uram, lut, offchip_bytes;
+  expr dsp, bram18k, uram, lut, ff, offchip_bytes;
 };
 metric_expressions metrics_of(const design_model& model);
 
 /// Usable resources of a device (total x usable fraction). A point is feasible when it is legal
-/// and its DSP, BRAM18K and URAM use are each <= these (Odyssey's rule; LUT is reported only).
+/// and its DSP, BRAM18K and URAM use are each <= these (Odyssey's rule; LUT and FF are reported only).
 struct device_limits {
   double dsp = 0;
   double bram18k = 0;
@@ -157,6 +159,7 @@ struct metrics {
   double bram18k = 0;
   double uram = 0;
   double lut = 0;
+  double ff = 0;
   double offchip_bytes = 0;
   double legal = 0;     ///< 1 when inference succeeded and every constraint holds, else 0
   double feasible = 0;  ///< 1 when legal and within the device limits, else 0

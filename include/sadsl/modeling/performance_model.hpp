@@ -40,6 +40,7 @@ struct resource_counts {
   int64_t dsp = 0;
   int64_t bram18k = 0;
   int64_t uram = 0;
+  int64_t ff = 0;  // the estimate's parts: operators, FIFOs, register buffers (ff_per_operation)
 };
 resource_counts count_resources(const architecture& a);
 
@@ -47,6 +48,16 @@ resource_counts count_resources(const architecture& a);
 /// f32 add/sub 2, mul 3; f64 add/sub 3, mul 10; integer mul 1 up to 16 bits, 3 for 32 bits;
 /// integer add/sub, min, max, negation, division and casts 0 (fabric).
 int dsp_per_operation(expr_op op, elem_type t);
+
+/// Flip-flops of one arithmetic operation of type t, in the implementations dsp_per_operation
+/// counts (docs/modeling.md gives the sources): f32 add/sub 205, mul 143, div 761; integer
+/// division 106 up to 8 bits and 394 at 32; integer multiplies (registers inside the DSP48E2),
+/// adders, comparators and casts 0; f64 and 16-bit division 0 (no public figure).
+int ff_per_operation(expr_op op, elem_type t);
+
+/// Flip-flops of a FIFO of `bits`-wide tokens and `depth` places (AutoSA's FIFO model: a shift
+/// register in LUTs with 5 control FFs up to 512 bits of storage, bits + 10 above).
+int64_t fifo_ff(int64_t bits, int64_t depth);
 
 /// Arithmetic operations per DSP slice and cycle when every DSP of a PE lane works: the
 /// operations of one instance of each statement that uses DSPs over their DSPs (MM fp32: 2 / 5;

@@ -31,6 +31,7 @@ struct symbolic_buffer {
   model::expr banks = 1;
   bool double_buffered = false;
   model::expr bram18k = 0, uram = 0;  // blocks of one copy (buffer_bram18k / buffer_uram)
+  model::expr register_bits = 0;      // bits of one copy held in registers (64 elements or fewer)
 };
 
 /// A port of a module kind (each instance has it where `present` is 1).
