@@ -45,10 +45,23 @@ void process_clock::close_unit() {
     dram_stall_ += std::max<int64_t>(0, ready - issue);
     issue = std::max(issue, ready);
   }
-  for (auto [slot, add] : stamps_) *slot = issue + add;
+  for (auto [slot, add, log] : stamps_) {
+    *slot = issue + add;
+    if (log) log->push_back(issue);
+  }
   stamps_.clear();
   dram_bytes_.clear();
   clock_ = issue + (in_pipeline() ? o_.ii : 1);
+}
+
+int64_t peak_occupancy(const std::vector<int64_t>& writes, const std::vector<int64_t>& reads) {
+  int64_t peak = 0;
+  size_t before = 0;
+  for (size_t n = 0; n < writes.size(); ++n) {
+    while (before < reads.size() && reads[before] < writes[n]) ++before;
+    peak = std::max(peak, static_cast<int64_t>(n + 1 - before));
+  }
+  return peak;
 }
 
 bool process_clock::read(channel& c) {
@@ -57,7 +70,7 @@ bool process_clock::read(channel& c) {
   need_ = std::max(need_, c.ready.front());
   c.ready.pop_front();
   c.read_at.push_back(pending);
-  stamps_.emplace_back(&c.read_at.back(), 0);
+  stamps_.push_back({&c.read_at.back(), 0, o_.fifo_peaks ? &c.read_log : nullptr});
   return true;
 }
 
@@ -77,7 +90,7 @@ bool process_clock::write(channel& c) {
     }
   }
   c.ready.push_back(pending);
-  stamps_.emplace_back(&c.ready.back(), o_.fifo_latency);
+  stamps_.push_back({&c.ready.back(), o_.fifo_latency, o_.fifo_peaks ? &c.write_log : nullptr});
   return true;
 }
 

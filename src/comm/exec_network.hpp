@@ -35,6 +35,8 @@ struct channel {
   std::deque<int64_t> ready;    // per queued token: the first cycle it can be read, or pending
   std::deque<int64_t> read_at;  // the cycles tokens read_base, read_base + 1, ... were read (or pending)
   int64_t read_base = 0;
+  // With timing_options::fifo_peaks: the issue cycles of its writes and reads in this phase.
+  std::vector<int64_t> write_log, read_log;
 };
 
 /// A DRAM array: a tensor in its stored layout and padded extents, as element bit patterns.
@@ -50,6 +52,10 @@ struct dram_array {
 /// The dimension where element `at` (+ lanes - 1 along the last dimension) is outside a box of
 /// `extents`, or -1 when it is inside.
 int outside_dimension(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes);
+
+/// The most tokens a FIFO held at once, the new one included, from the issue cycles of its writes
+/// and of its reads (each in token order): at write n, n + 1 less the reads before its cycle.
+int64_t peak_occupancy(const std::vector<int64_t>& writes, const std::vector<int64_t>& reads);
 [[noreturn]] void throw_outside(const std::vector<int64_t>& extents, const std::vector<int64_t>& at, int64_t lanes,
                                 const std::string& what);
 
@@ -100,7 +106,12 @@ private:
   // The open unit: the earliest issue its FIFO rules allow, the cycles to fix at its close
   // (the slot and what to add to the issue cycle), its DRAM accesses.
   int64_t need_ = 0;
-  std::vector<std::pair<int64_t*, int64_t>> stamps_;
+  struct stamp {
+    int64_t* slot;
+    int64_t add;
+    std::vector<int64_t>* log;  // the channel's write or read log (fifo_peaks), or null
+  };
+  std::vector<stamp> stamps_;
   std::vector<int64_t> dram_bytes_;
   double port_ = 0;
   int64_t fifo_stall_ = 0, dram_stall_ = 0;

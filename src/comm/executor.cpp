@@ -159,7 +159,13 @@ void run_network(const architecture& a, buffers& data, const timing_options* tim
         return;
       }
     }
-    for (const auto& c : channels) {
+    for (auto& c : channels) {
+      if (timing && timing->fifo_peaks) {
+        int64_t& peak = result.fifo_peak[c.spec->name];
+        peak = std::max(peak, exec::peak_occupancy(c.write_log, c.read_log));
+        c.write_log.clear();
+        c.read_log.clear();
+      }
       if (!c.queue.empty())
         throw internal_error(fmt::format("executor: {} still holds {} token(s) at the end of phase {}", c.spec->name,
                                          c.queue.size(), result.phases));

@@ -54,6 +54,8 @@ struct timing_options {
   int64_t pipeline_depth = 0;        // cycles added when a pipelined loop exits (0: Odyssey's model)
   double dram_bytes_per_cycle = 64;  // per DRAM port (one 512-bit word per cycle)
   int64_t fifo_latency = 1;          // a token written at cycle c can be read at cycle c + fifo_latency
+  /// Record timed_result::fifo_peak (keeps the cycle of every write and read of a phase).
+  bool fifo_peaks = false;
 };
 
 /// What execute() reports (deadlock, FIFO tokens, DRAM bytes, phases), and the cycles.
@@ -66,6 +68,10 @@ struct timed_result : execution_result {
   std::map<std::string, int64_t> finish, stalled, dram_stalled;
   /// Per module kind ("PE", "A_IO_L2_in"): the latest finish of its instances.
   std::map<std::string, int64_t> kind_finish;
+  /// With timing_options::fifo_peaks, per FIFO: the most tokens it held at once (written, not yet
+  /// read), the new one included, over all phases. A FIFO at its depth made its writer wait;
+  /// one whose depth is at least the peak a run with deep FIFOs gives never does.
+  std::map<std::string, int64_t> fifo_peak;
 };
 
 /// Runs architecture a on `data` as execute() does (same outputs, same checks) and times it.
