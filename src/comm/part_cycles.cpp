@@ -2,6 +2,7 @@
 #include "sadsl/comm/part_cycles.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "exec_program.hpp"
 #include "sadsl/error.hpp"
@@ -44,6 +45,29 @@ private:
   pipeline_timing timing_;
 };
 
+// The cycles of a compiled part at module coordinates `coords` for one tile.
+int64_t cycles_of(const exec::compiled_part& p, const std::vector<int64_t>& tile, const std::vector<int64_t>& coords,
+                  const pipeline_timing& timing) {
+  std::vector<int64_t> slots(static_cast<size_t>(p.slots), 0);
+  std::copy(tile.begin(), tile.end(), slots.begin());
+  std::copy(coords.begin(), coords.end(), slots.begin() + static_cast<long>(tile.size()));
+  return walker(std::move(slots), timing).cost(p.root);
+}
+
+void add_slots_read(const exec::iexpr& e, std::set<int>& out) {
+  for (const auto& i : e.code)
+    if (i.op == exec::iop::slot) out.insert(i.target);
+}
+
+// The slots the loops and guards of n read (what its cycles depend on; the operations' indices
+// and conditions cost nothing).
+void control_slots(const exec::node& n, std::set<int>& out) {
+  if (n.kind == exec::node_kind::for_loop)
+    for (const auto* e : {&n.init, &n.cond, &n.inc}) add_slots_read(*e, out);
+  if (n.kind == exec::node_kind::if_then) add_slots_read(n.cond, out);
+  for (const auto& c : n.children) control_slots(c, out);
+}
+
 }  // namespace
 
 int64_t part_cycles(const architecture& a, int kind, int part, int instance, const std::vector<int64_t>& tile,
@@ -52,10 +76,32 @@ int64_t part_cycles(const architecture& a, int kind, int part, int instance, con
   const std::vector<int64_t>& coords = k.instances.at(static_cast<size_t>(instance));
   SADSL_INTERNAL_ASSERT(tile.size() == a.design->tile_order.size(), "part_cycles: a tile has one value per tile loop");
   exec::compiled_part p = exec::compile_part(k.parts.at(static_cast<size_t>(part)), tile.size(), coords.size());
-  std::vector<int64_t> slots(static_cast<size_t>(p.slots), 0);
-  std::copy(tile.begin(), tile.end(), slots.begin());
-  std::copy(coords.begin(), coords.end(), slots.begin() + static_cast<long>(tile.size()));
-  return walker(std::move(slots), timing).cost(p.root);
+  return cycles_of(p, tile, coords, timing);
+}
+
+std::vector<int64_t> most_part_cycles(const architecture& a, int kind, int part, const std::vector<std::vector<int64_t>>& tiles,
+                                      const pipeline_timing& timing) {
+  const module_kind& k = a.modules.at(static_cast<size_t>(kind));
+  const size_t n_tiles = a.design->tile_order.size(), n_coords = k.index_dims.size();
+  exec::compiled_part p = exec::compile_part(k.parts.at(static_cast<size_t>(part)), n_tiles, n_coords);
+  // Instances alike in the coordinates the control reads take the same cycles: one of each.
+  std::set<int> read;
+  control_slots(p.root, read);
+  std::set<std::vector<int64_t>> distinct;
+  for (const auto& c : k.instances) {
+    std::vector<int64_t> seen(c.size(), 0);
+    for (size_t i = 0; i < c.size(); ++i)
+      if (read.count(static_cast<int>(n_tiles + i))) seen[i] = c[i];
+    distinct.insert(seen);
+  }
+  std::vector<int64_t> out;
+  for (const auto& t : tiles) {
+    SADSL_INTERNAL_ASSERT(t.size() == n_tiles, "most_part_cycles: a tile has one value per tile loop");
+    int64_t most = 0;
+    for (const auto& c : distinct) most = std::max(most, cycles_of(p, t, c, timing));
+    out.push_back(most);
+  }
+  return out;
 }
 
 std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase) {

@@ -359,10 +359,10 @@ private:
     const module_part& part = kind.parts[static_cast<size_t>(p)];
     std::vector<std::vector<int64_t>> active;
     int64_t cycles = -1;
-    for (const auto& t : tiles_) {
-      int64_t most = 0;
-      for (size_t i = 0; i < kind.instances.size(); ++i)
-        most = std::max(most, part_cycles(a, k, p, static_cast<int>(i), t, o_.timing));
+    std::vector<int64_t> per_tile = most_part_cycles(a, k, p, tiles_, o_.timing);
+    for (size_t ti = 0; ti < tiles_.size(); ++ti) {
+      const std::vector<int64_t>& t = tiles_[ti];
+      int64_t most = per_tile[ti];
       if (most == 0) continue;
       if (cycles >= 0 && most != cycles)
         throw error(fmt::format("{}: its tiles take different cycles ({} and {}); sadsl does not model that yet",

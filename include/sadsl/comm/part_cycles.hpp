@@ -23,6 +23,12 @@ struct pipeline_timing {
 int64_t part_cycles(const architecture& a, int kind, int part, int instance, const std::vector<int64_t>& tile,
                     const pipeline_timing& timing = {});
 
+/// For each tile of `tiles`, the most cycles any instance of module kind `kind` spends in part
+/// `part` for it: part_cycles over every instance, with the part compiled once and the
+/// instances whose coordinates its loops and guards do not tell apart counted once.
+std::vector<int64_t> most_part_cycles(const architecture& a, int kind, int part, const std::vector<std::vector<int64_t>>& tiles,
+                                      const pipeline_timing& timing = {});
+
 /// The tiles of phase `phase` (an index into a.phases), in the order the modules run them.
 std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase);
 
