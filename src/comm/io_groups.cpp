@@ -28,6 +28,12 @@ direction space_distance(const design& d, const isl::basic_map& piece) {
   direction out;
   for (const auto& l : d.space) {
     int pos = static_cast<int>(d.band->position(l));
+    // Nearly always an equality of the piece fixes it: no parametric optima then.
+    isl::val fixed = isl::manage(isl_set_plain_get_val_if_fixed(deltas.get(), isl_dim_set, static_cast<unsigned>(pos)));
+    if (!fixed.is_null() && fixed.is_int()) {
+      out.push_back(fixed.get_num_si());
+      continue;
+    }
     isl::pw_aff lo = isl::manage(isl_set_dim_min(deltas.copy(), pos));
     isl::pw_aff hi = isl::manage(isl_set_dim_max(deltas.copy(), pos));
     isl::val a = isl::manage(isl_pw_aff_min_val(lo.copy())), b = isl::manage(isl_pw_aff_max_val(hi.copy()));

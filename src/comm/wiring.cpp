@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -28,6 +28,16 @@ int port_index(const module_kind& k, const std::string& name) {
 
 struct endpoint {
   int kind = -1, instance = -1, port = -1;
+};
+
+// Coordinates as a hash key (the largest arrays have thousands of PEs and FIFOs: ordered maps of
+// coordinate vectors and formatted names were a tenth of their build).
+struct coords_hash {
+  size_t operator()(const std::vector<int64_t>& c) const {
+    size_t h = c.size();
+    for (int64_t v : c) h = h * 1000003u + static_cast<size_t>(v);
+    return h;
+  }
 };
 
 class wirer {
@@ -50,21 +60,29 @@ public:
     const port& p = k.ports[static_cast<size_t>(from.port)];
     const std::vector<int64_t>& coords = k.instances[static_cast<size_t>(from.instance)];
     fifo f;
-    f.name = fmt::format("fifo_{}{}{}_{}", k.name, coords.empty() ? "" : "_", fmt::join(coords, "_"), p.name);
+    f.name = "fifo_" + k.name;  // fifo_<kind>_<coordinates joined by _>_<port>
+    for (int64_t c : coords) f.name += "_" + std::to_string(c);
+    f.name += "_" + p.name;
     f.producer_kind = from.kind, f.producer_instance = from.instance, f.producer_port = from.port;
     f.consumer_kind = to.kind, f.consumer_instance = to.instance, f.consumer_port = to.port;
     f.element = p.element;
     f.lanes = p.lanes;
     a_.fifos.push_back(std::move(f));
-    connected_.insert({from.kind, from.instance, from.port});
-    connected_.insert({to.kind, to.instance, to.port});
+    mark(from);
+    mark(to);
   }
 
-  bool connected(int kind, int instance, int port) const { return connected_.count({kind, instance, port}) > 0; }
+  bool connected(int kind, int instance, int port) const {
+    if (static_cast<size_t>(kind) >= connected_.size()) return false;
+    const auto& flags = connected_[static_cast<size_t>(kind)];
+    size_t at = flag_of(kind, instance, port);
+    return at < flags.size() && flags[at];
+  }
 
 private:
   // Instance numbers by coordinates, per kind (indexed again when a kind's instances changed).
-  const std::map<std::vector<int64_t>, int>& instances_of(int kind) {
+  using instance_index = std::unordered_map<std::vector<int64_t>, int, coords_hash>;
+  const instance_index& instances_of(int kind) {
     const auto& inst = a_.modules[static_cast<size_t>(kind)].instances;
     auto& index = index_[kind];
     if (index.size() != inst.size()) {
@@ -74,9 +92,21 @@ private:
     return index;
   }
 
+  size_t flag_of(int kind, int instance, int port) const {
+    return static_cast<size_t>(instance) * a_.modules[static_cast<size_t>(kind)].ports.size() + static_cast<size_t>(port);
+  }
+
+  void mark(const endpoint& e) {
+    if (connected_.size() < a_.modules.size()) connected_.resize(a_.modules.size());
+    auto& flags = connected_[static_cast<size_t>(e.kind)];
+    size_t at = flag_of(e.kind, e.instance, e.port);
+    if (flags.size() <= at) flags.resize(at + 1, 0);
+    flags[at] = 1;
+  }
+
   architecture& a_;
-  std::map<int, std::map<std::vector<int64_t>, int>> index_;
-  std::set<std::tuple<int, int, int>> connected_;  // (kind, instance, port) with a FIFO
+  std::map<int, instance_index> index_;
+  std::vector<std::vector<char>> connected_;  // per kind, per instance and port: has a FIFO
 };
 
 // The PE coordinates of a leaf: its grid coordinates, and the chain's first (inputs) or last
@@ -133,11 +163,12 @@ void arch_builder::wire() {
   for (const auto& wr : routes_.writes)
     if (wr.chain_dim && !wr.chain.is_empty()) chain_dim[wr.tensor.name()] = *wr.chain_dim;
   for (const auto& [base, dim] : chain_dim) {
+    const std::string out = base + "_out", in = base + "_in";
     for (const auto& c : pe_kind.instances) {
       if (c[static_cast<size_t>(dim)] + 1 >= grid_[static_cast<size_t>(dim)]) continue;
       auto next = c;
       ++next[static_cast<size_t>(dim)];
-      w.connect(w.at(pe, c, base + "_out"), w.at(pe, next, base + "_in"));
+      w.connect(w.at(pe, c, out), w.at(pe, next, in));
     }
   }
   for (const auto& n : networks_) wire_network(w, out_, n, grid_);
