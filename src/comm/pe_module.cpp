@@ -92,6 +92,14 @@ void arch_builder::build_pe() {
   // Frames, and the PE's local buffers: the values of each written tensor that stay in it.
   std::map<statement_id, local_frame> frames;
   for (const auto& s : prog_.statements()) frames.emplace(s.id, frame_of(s, own, s.name()));
+  // Each route class's points in its statement's frame, made once: the local ones give both the
+  // buffers' footprints and the operations' conditions.
+  std::map<const isl::union_set*, isl::set> class_points;
+  auto points_of = [&](const statement_info& s, const isl::union_set& u) -> const isl::set& {
+    auto it = class_points.find(&u);
+    if (it == class_points.end()) it = class_points.emplace(&u, frame_points(frames.at(s.id), u.extract_set(s.domain.space()))).first;
+    return it->second;
+  };
   std::map<tensor_id, isl::set> footprint;
   auto add_local = [&](const access_route& r) {
     if (r.local.is_empty()) return;
@@ -99,7 +107,7 @@ void arch_builder::build_pe() {
     const local_frame& f = frames.at(s.id);
     isl_pw_multi_aff* index = isl_pw_multi_aff_align_params(stored_index(r.access).release(), params_.copy());
     index = isl_pw_multi_aff_pullback_pw_multi_aff(index, f.instance.copy());
-    isl::set elements = frame_points(f, r.local.extract_set(s.domain.space())).apply(isl::manage(isl_map_from_pw_multi_aff(index)));
+    isl::set elements = points_of(s, r.local).apply(isl::manage(isl_map_from_pw_multi_aff(index)));
     auto [it, inserted] = footprint.emplace(r.tensor, elements);
     if (!inserted) it->second = it->second.unite(elements);
   };
@@ -130,7 +138,7 @@ void arch_builder::build_pe() {
     statement_index[s.name()] = static_cast<int>(si);
     schedule = schedule.unite(frame_schedule(f, static_cast<int64_t>(si)));
     std::vector<planned_op>& ops = plans[s.name()];
-    auto points = [&](const isl::union_set& u) { return frame_points(f, u.extract_set(s.domain.space())); };
+    auto points = [&](const isl::union_set& u) { return points_of(s, u); };
     auto port_op = [&](operation::kind what, int port, int slot, const access_ref& a, const isl::set& when) {
       planned_op op = plan_op(what, port, -1, slot);
       op.lanes = token_lanes(a, op.vector);
