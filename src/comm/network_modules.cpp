@@ -156,7 +156,7 @@ void arch_builder::build_network_modules(network_plan& n) {
     }
     // A word's position in the buffer: its first element minus the origin of its leaf's chunk.
     std::vector<isl::pw_aff> position;
-    if (buffered) {
+    if (buffered && point_.operation_expressions) {
       for (int i = 0; i < elems; ++i) {
         // The chunk's origin over the leaf's coordinates: its origin over the params p0.., known.
         isl_multi_pw_aff* by_params = isl_multi_pw_aff_from_pw_aff(
@@ -181,10 +181,11 @@ void arch_builder::build_network_modules(network_plan& n) {
         o.port = port;
         o.buffer = buf;
         o.lanes = pack;
-        if (!when.is_null()) o.when = at.condition(when);
-        if (indexed && what != operation::kind::read_dram && what != operation::kind::write_dram)
+        bool dram = what == operation::kind::read_dram || what == operation::kind::write_dram;
+        if (!when.is_null() && point_.operation_expressions) o.when = at.condition(when);
+        if (indexed && !dram)
           for (const auto& x : position) o.index.push_back(at.value(x));
-        if (what == operation::kind::read_dram || what == operation::kind::write_dram) o.index = at.values(first_element);
+        if (dram && point_.operation_expressions) o.index = at.values(first_element);
         b.ops.push_back(o);
       };
       isl::set none;

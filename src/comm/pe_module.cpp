@@ -124,7 +124,7 @@ void arch_builder::build_pe() {
         if (pos >= 0) elements = isl::manage(isl_set_project_out(elements.release(), isl_dim_param, static_cast<unsigned>(pos), 1));
       }
     local_buffers_[t] = static_cast<int>(pe.buffers.size());
-    origin[t] = box_origin(elements);
+    if (point_.operation_expressions) origin[t] = box_origin(elements);
     pe.buffers.push_back({"local_" + t.name(), t, element_of(t), box_extents(elements), false});
   }
 
@@ -149,12 +149,14 @@ void arch_builder::build_pe() {
       const access_info& acc = s.access(a);
       planned_op op = plan_op(what, -1, local_buffers_.at(acc.tensor->id()), slot);
       op.when = when;
-      isl::pw_multi_aff index = stored_index(a);
-      const auto& o = origin.at(acc.tensor->id());
-      for (size_t dim = 0; dim < o.size(); ++dim) {
-        isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(dim))));
-        isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(o[dim].copy(), f.domain.space().release()));
-        op.index.push_back(at.sub(base).coalesce());
+      if (point_.operation_expressions) {
+        isl::pw_multi_aff index = stored_index(a);
+        const auto& o = origin.at(acc.tensor->id());
+        for (size_t dim = 0; dim < o.size(); ++dim) {
+          isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(dim))));
+          isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(o[dim].copy(), f.domain.space().release()));
+          op.index.push_back(at.sub(base).coalesce());
+        }
       }
       ops.push_back(std::move(op));
     };
@@ -198,7 +200,7 @@ void arch_builder::build_pe() {
       operation op;
       op.what = p.what, op.port = p.port, op.buffer = p.buffer, op.slot = p.slot, op.lanes = p.lanes, op.vector = p.vector;
       if (p.vector) op.lane = lane;
-      if (p.when) op.when = at.condition(*p.when);
+      if (p.when && point_.operation_expressions) op.when = at.condition(*p.when);
       for (const auto& x : p.index) op.index.push_back(at.value(x));
       b.ops.push_back(std::move(op));
     }

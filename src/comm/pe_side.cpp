@@ -24,7 +24,8 @@ std::string tuple_of(const access_ref& a) {
 }  // namespace
 
 module_part arch_builder::pe_side_part(const network_plan& n, int port, int buffer, const std::vector<int64_t>& extents) {
-  const std::vector<isl::pw_aff>& origin = chunk_origin(n);
+  static const std::vector<isl::pw_aff> none;  // (positions are expressions)
+  const std::vector<isl::pw_aff>& origin = point_.operation_expressions ? chunk_origin(n) : none;
   struct access_part {
     std::string tuple;
     int64_t lanes;
@@ -45,7 +46,7 @@ module_part arch_builder::pe_side_part(const network_plan& n, int port, int buff
     schedule = schedule.unite(frame_schedule(f, static_cast<int64_t>(i)));
     access_part p{tuple, lanes, {}};
     isl::pw_multi_aff index = stored_index(a);
-    for (size_t d = 0; d < origin.size(); ++d) {
+    for (size_t d = 0; d < origin.size() && point_.operation_expressions; ++d) {
       isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(d))));
       isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
       p.position.push_back(at.sub(base).coalesce());  // at is on f.domain already

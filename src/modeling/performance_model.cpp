@@ -558,7 +558,9 @@ void read_template(const design& d, const modeling_options& options, model::desi
   std::vector<bool> bounds_band;
   for (const auto& p : k.params()) bounds_band.push_back(tiled.count(p.id().key()) > 0);
   scoped_sizes sizes(k, [&](int64_t n, int64_t) { return bounds_band[static_cast<size_t>(n)] ? 16 + 2 * n : 3 + 2 * n; });
-  architecture a = build_architecture(d, {template_point(d), {}, options.prefer_uram, /*widest_packing=*/false});
+  architecture_point at{template_point(d), {}, options.prefer_uram, /*widest_packing=*/false};
+  at.operation_expressions = false;  // the model reads the programs, not the operations' guards and indices
+  architecture a = build_architecture(d, at);
   builder(d, options, m, sym).build(a);
   sym.params = m.params;
 }

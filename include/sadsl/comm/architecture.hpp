@@ -55,6 +55,10 @@ struct architecture_point {
   /// Generate every module program with isl's AST generator, not sadsl's own where it applies
   /// (the reference the own generator is tested against).
   bool isl_programs = false;
+  /// Give every operation its guard and indices. Without them the architecture holds only what
+  /// the performance models read off their template architecture (modeling/performance_model.hpp):
+  /// the programs, and the operations' kinds, ports, buffers and lanes; it cannot be run.
+  bool operation_expressions = true;
 };
 
 /// Where a buffer lives: registers (at most 64 elements), block RAM, or UltraRAM.
