@@ -231,9 +231,16 @@ isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) con
   return f.domain.intersect(isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy()))).coalesce();
 }
 
-isl::pw_aff arch_builder::on_frame(const local_frame& f, const isl::pw_aff& g) const {
-  isl_pw_aff* a = isl_pw_aff_align_params(g.copy(), params_.copy());
-  return isl::manage(isl_pw_aff_pullback_pw_multi_aff(a, f.instance.copy())).intersect_domain(f.domain).coalesce();
+std::vector<isl::pw_aff> arch_builder::on_frame(const local_frame& f, const isl::pw_multi_aff& g) const {
+  // Pulled back at once: the pieces' domains are the same for every output.
+  isl_pw_multi_aff* a = isl_pw_multi_aff_align_params(g.copy(), params_.copy());
+  a = isl_pw_multi_aff_pullback_pw_multi_aff(a, f.instance.copy());
+  a = isl_pw_multi_aff_intersect_domain(a, f.domain.copy());
+  std::vector<isl::pw_aff> out;
+  for (int i = 0; i < static_cast<int>(isl_pw_multi_aff_dim(a, isl_dim_out)); ++i)
+    out.push_back(isl::manage(isl_pw_multi_aff_get_at(a, i)).coalesce());
+  isl_pw_multi_aff_free(a);
+  return out;
 }
 
 isl::union_map arch_builder::frame_schedule(const local_frame& f, int64_t position) const {

@@ -75,8 +75,8 @@ public:
   mutable std::map<std::tuple<statement_id, std::vector<std::pair<int, int64_t>>, std::string>, local_frame> frames_;
   /// The frame's points whose instance lies in x (a set of the statement's instances).
   isl::set frame_points(const local_frame& f, const isl::set& x) const;
-  /// f(instance) for a function of the statement's instances, as a function of the frame.
-  isl::pw_aff on_frame(const local_frame& f, const isl::pw_aff& g) const;
+  /// g(instance), output by output, for a function of the statement's instances, as a function of the frame.
+  std::vector<isl::pw_aff> on_frame(const local_frame& f, const isl::pw_multi_aff& g) const;
   /// The PE-order schedule of a frame: L -> [L..., position].
   isl::union_map frame_schedule(const local_frame& f, int64_t position) const;
   const statement_info& statement(const std::string& tuple) const;
@@ -109,6 +109,8 @@ public:
   /// The part of a buffered module that serves its leaf PE: one token per PE read of the
   /// network (feed) or per PE write (collect), in the PE's order, from or into `buffer`.
   module_part pe_side_part(const network_plan& n, int port, int buffer, const std::vector<int64_t>& extents);
+  /// Where access a's element at each point of f (the leaf PE's frame) lies in n's buffer.
+  std::vector<isl::pw_aff> position(const network_plan& n, const local_frame& f, const access_ref& a) const;
 
   // --- build_architecture.cpp ---
   void build_tiles();

@@ -20,10 +20,13 @@ namespace {
 
 using direction = std::vector<int64_t>;
 
-// The band distance of one piece of a uniform dependence, on the space loops.
-direction space_distance(const design& d, const isl::basic_map& piece) {
-  isl::map in_band = isl::manage(isl_map_from_union_map(
-      isl::union_map(isl::map(piece)).apply_domain(d.band->embedding).apply_range(d.band->embedding).release()));
+// The band distance of one piece of a uniform dependence, on the space loops (its statements'
+// band points are functions of their instances: no union of maps to compose with).
+direction space_distance(const design& d, const dependence& dep, const isl::basic_map& piece) {
+  auto placed = [&](const statement_id& s) {
+    return isl::manage(isl_map_from_multi_aff(d.band->placement.at(s).copy()));
+  };
+  isl::map in_band = isl::map(piece).apply_domain(placed(dep.source)).apply_range(placed(dep.sink));
   isl::set deltas = in_band.deltas();
   direction out;
   for (const auto& l : d.space) {
@@ -90,7 +93,7 @@ private:
     if (dep.kind == dep_kind::anti) return;
     std::map<direction, isl::union_map> by_direction;
     dep.relation.foreach_basic_map([&](isl::basic_map piece) {
-      direction dir = space_distance(d_, piece);
+      direction dir = space_distance(d_, dep, piece);
       auto [it, inserted] = by_direction.emplace(dir, isl::union_map(isl::map(piece)));
       if (!inserted) it->second = it->second.unite(isl::union_map(isl::map(piece)));
     });

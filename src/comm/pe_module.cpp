@@ -138,7 +138,13 @@ void arch_builder::build_pe() {
     statement_index[s.name()] = static_cast<int>(si);
     schedule = schedule.unite(frame_schedule(f, static_cast<int64_t>(si)));
     std::vector<planned_op>& ops = plans[s.name()];
-    auto points = [&](const isl::union_set& u) { return points_of(s, u); };
+    // Without expressions an operation's points only tell whether it runs: every instance has a
+    // point in the PE's frame, so the class's own instances tell as much (the local classes'
+    // points are made anyway, for the buffers).
+    auto points = [&](const isl::union_set& u) {
+      if (!point_.operation_expressions && !class_points.count(&u)) return u.extract_set(s.domain.space());
+      return points_of(s, u);
+    };
     auto port_op = [&](operation::kind what, int port, int slot, const access_ref& a, const isl::set& when) {
       planned_op op = plan_op(what, port, -1, slot);
       op.lanes = token_lanes(a, op.vector);
@@ -150,10 +156,10 @@ void arch_builder::build_pe() {
       planned_op op = plan_op(what, -1, local_buffers_.at(acc.tensor->id()), slot);
       op.when = when;
       if (point_.operation_expressions) {
-        isl::pw_multi_aff index = stored_index(a);
+        std::vector<isl::pw_aff> index = on_frame(f, stored_index(a));
         const auto& o = origin.at(acc.tensor->id());
         for (size_t dim = 0; dim < o.size(); ++dim) {
-          isl::pw_aff at = on_frame(f, isl::manage(isl_pw_multi_aff_get_at(index.get(), static_cast<int>(dim))));
+          const isl::pw_aff& at = index[dim];
           isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(o[dim].copy(), f.domain.space().release()));
           op.index.push_back(at.sub(base).coalesce());
         }
