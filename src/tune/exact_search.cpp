@@ -22,6 +22,7 @@ using detail::node_state;
 
 constexpr double slack = 1e-9;  // bounds and the model round differently: never prune a tie
 constexpr std::size_t leaf_checks = 8;  // direct monomials tried per tiling of the last loop
+constexpr std::uint64_t node_checks = 16;  // bounded nodes between two looks at the budget
 
 model::expr metric_expression(const model::design_model& m, const objective& goal) {
   switch (goal.kind) {
@@ -104,6 +105,7 @@ public:
     for (std::size_t k = 0; k < samples; ++k) {
       chain[first] = roots[k * surviving / samples].second;
       for (std::uint32_t c : candidates[second]) {
+        if (static_cast<std::uint64_t>(tried) % node_checks == 0 && track_.exhausted()) return 0;  // the caller stops
         chain[second] = c;
         node_state s{2, chain.data()};
         tried += 1;
@@ -140,7 +142,9 @@ private:
     std::vector<std::uint32_t> chain(loops_);
     std::vector<std::pair<double, std::uint32_t>> roots;
     std::vector<int> term_order = bounds_.direct_terms();
+    std::uint64_t looked = 0;
     for (std::uint32_t c : (*candidates_)[first]) {
+      if (++looked % node_checks == 0 && track_.exhausted()) break;  // the search stops at its first look
       chain[first] = c;
       node_state s{1, chain.data()};
       // A root a direct term prunes would be pruned when its turn comes (the incumbent only falls).
@@ -190,7 +194,9 @@ private:
   void descend(worker_state& w, std::size_t level) {
     std::size_t loop = bounds_.order()[level];
     for (std::uint32_t c : (*candidates_)[loop]) {
-      if (++w.since_check % 4096 == 0 && check_budget(w)) return;
+      // A node's bound walks the model's whole bound tree (milliseconds for a CNN model): the
+      // budget is asked often enough that it holds to a fraction of a second.
+      if (++w.since_check % node_checks == 0 && check_budget(w)) return;
       w.chain[loop] = c;
       node_state s{level + 1, w.chain.data()};
       if (pruned_by_terms(w.term_order, s) || bounds_.resources_exceed(s) || bounds_.objective_bound(s) > incumbent()) continue;
