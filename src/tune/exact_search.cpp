@@ -144,7 +144,10 @@ private:
     std::vector<int> term_order = bounds_.direct_terms();
     std::uint64_t looked = 0;
     for (std::uint32_t c : (*candidates_)[first]) {
-      if (++looked % node_checks == 0 && track_.exhausted()) break;  // the search stops at its first look
+      if (++looked % node_checks == 0 && track_.exhausted()) {
+        stopped_.store(true);  // run() reports the search as cut short
+        break;
+      }
       chain[first] = c;
       node_state s{1, chain.data()};
       // A root a direct term prunes would be pruned when its turn comes (the incumbent only falls).
