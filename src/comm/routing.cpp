@@ -101,6 +101,20 @@ private:
     return m_.tile.apply_range(isl::union_map(comm_isl::map_of(tile_space, dims, "key")));
   }
 
+  // Whether every flow pair of t joins band points at the same value of space loop `dim`: a PE
+  // coordinate is a function of its space loop's value alone, so no pair steps to the next PE
+  // along it (the band's distances say so without composing relations).
+  bool stays_along(const tensor_id& t, size_t dim) const {
+    size_t pos = d_.band->position(d_.space[dim]);
+    for (const auto& b : d_.band->deps) {
+      if (b.dep.kind != dep_kind::flow || b.dep.tensor != t) continue;
+      if (!b.uniform) return false;
+      for (const auto& v : b.distances)
+        if (!v.component_is(pos, 0)) return false;
+    }
+    return true;
+  }
+
   pair_classes split(const isl::union_map& pairs, const tensor_id& t) const {
     pair_classes c;
     // The relations below only between the statements the pairs join: f and its inverse
@@ -119,6 +133,10 @@ private:
     isl::union_map rest = pairs.subtract(c.local);
     isl::space params = m_.params.space();
     for (size_t dim = 0; dim < d_.space.size(); ++dim) {  // pe(y) = pe(x) + e_dim
+      if (stays_along(t, dim)) {  // what the intersections below would find
+        c.neighbor.push_back(isl::manage(isl_union_map_empty_space(rest.space().release())));
+        continue;
+      }
       isl::union_map step(comm_isl::shift(params, "pe", static_cast<unsigned>(d_.space.size()), static_cast<unsigned>(dim), 1));
       c.neighbor.push_back(rest.intersect(same(m_.pe, &step)).intersect(same_tile));
       rest = rest.subtract(c.neighbor.back());
