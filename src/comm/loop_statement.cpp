@@ -15,6 +15,7 @@
 #include <isl/space.h>
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -197,8 +198,13 @@ isl::basic_set set_from_rows(isl::space space, const std::vector<row>& eqs, cons
     auto cols = static_cast<unsigned>(1 + isl_space_dim(space.get(), isl_dim_param) + isl_space_dim(space.get(), isl_dim_set));
     isl_mat* m = isl_mat_alloc(ctx, static_cast<unsigned>(rows.size()), cols);
     for (size_t r = 0; r < rows.size(); ++r)
-      for (size_t c = 0; c < cols; ++c)
-        m = isl_mat_set_element_val(m, static_cast<int>(r), static_cast<int>(c), isl_val_int_from_si(ctx, rows[r][c]));
+      for (size_t c = 0; c < cols; ++c) {
+        int64_t v = rows[r][c];
+        int i = static_cast<int>(r), j = static_cast<int>(c);
+        // Most coefficients fit an int: set without allocating an isl_val.
+        if (v >= INT_MIN && v <= INT_MAX) m = isl_mat_set_element_si(m, i, j, static_cast<int>(v));
+        else m = isl_mat_set_element_val(m, i, j, isl_val_int_from_si(ctx, v));
+      }
     return m;
   };
   return isl::manage(isl_basic_set_from_constraint_matrices(space.release(), matrix(eqs), matrix(ineqs), isl_dim_cst,
