@@ -1,4 +1,4 @@
-// The tile, PE and local coordinates of every statement instance of a design at a point.
+// The tile and PE coordinates of every statement instance of a design at a point.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -42,7 +42,7 @@ public:
     out_.params = param_values(p_, pad);
     out_.inner_loops = inner_.size();
     out_.domain = isl::union_set::empty(p_.context().ctx());
-    out_.tile = out_.pe = out_.local = isl::union_map::empty(p_.context().ctx());
+    out_.tile = out_.pe = isl::union_map::empty(p_.context().ctx());
   }
 
   instance_maps build() {
@@ -60,17 +60,11 @@ private:
     isl::set domain = s.domain.intersect_params(out_.params);
     isl::space sp = s.domain.space();
     design_dims dims = design_dimensions(d_, v_, s);
-    std::vector<isl::aff> local = dims.time;
     auto& inner = out_.inner[s.id];
     for (size_t k = 0; k < inner_.size(); ++k) inner.push_back(inner_dim(s, index, k));
-    local.insert(local.end(), inner.begin(), inner.end());
-    local.insert(local.end(), dims.latency.begin(), dims.latency.end());
-    local.push_back(dims.simd ? *dims.simd : comm_isl::constant_on(sp, 0));
-    local.push_back(comm_isl::constant_on(sp, static_cast<int64_t>(index)));
     out_.domain = out_.domain.unite(isl::union_set(domain));
     out_.tile = out_.tile.unite(isl::union_map(comm_isl::map_of(sp, dims.tile, "tile").intersect_domain(domain)));
     out_.pe = out_.pe.unite(isl::union_map(comm_isl::map_of(sp, dims.space, "pe").intersect_domain(domain)));
-    out_.local = out_.local.unite(isl::union_map(comm_isl::map_of(sp, local, "local").intersect_domain(domain)));
   }
 
   // The k-th loop below the band: the statement's own, or (for a statement without it) the main

@@ -36,7 +36,6 @@ struct instance_maps {
   isl::union_set domain;     // every statement instance at those values
   isl::union_map tile;       // S[x] -> tile[T]: tile coordinates, tile order
   isl::union_map pe;         // S[x] -> pe[P]: PE coordinates, space-loop order
-  isl::union_map local;      // S[x] -> local[L]: the order of instances within a PE and a tile
   size_t inner_loops = 0;    // loops below the band placed before the latency loops
   std::map<statement_id, std::vector<isl::aff>> inner;  // per statement: those loops' values (its own or padded)
   bool reduction_reordered = false;  // the SIMD lanes of a reduction moved inside those loops
