@@ -222,7 +222,7 @@ private:
     } else {
       route.network = from_dram;
     }
-    check_partition(s, route.access, {route.local, route.chain, route.network});
+    if (reads_twice(s, route.tensor)) check_partition(s, route.access, {route.local, route.chain, route.network});
     out_.reads.push_back(std::move(route));
   }
 
@@ -260,7 +260,13 @@ private:
   // instance without a flow pair comes from DRAM, and one with a pair is in the range of the local,
   // neighbour or cross pairs, which split all pairs. (Testing it too was the costliest set
   // operation of the routing: a subtraction from sets with unknown divisions.) But two pairs may
-  // meet at one instance (a statement that reads a tensor twice), and then two classes would.
+  // meet at one instance (a statement that reads a tensor twice), and then two classes would; with
+  // one read of the tensor, each instance has one flow pair at most (its value's last writer), so
+  // the classes are disjoint without a test.
+  bool reads_twice(const statement_info& s, const tensor_id& t) const {
+    return std::count_if(s.reads.begin(), s.reads.end(), [&](const access_info& a) { return a.tensor->id() == t; }) > 1;
+  }
+
   void check_partition(const statement_info& s, const access_ref& a, const std::vector<isl::union_set>& parts) const {
     isl::union_set covered = empty();
     for (const auto& part : parts) {
