@@ -6,7 +6,9 @@
 #include <isl/union_map.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -26,9 +28,27 @@ int port_index(const module_kind& k, const std::string& name) {
   return -1;
 }
 
+constexpr int pe_module = 0;  // the PE is the first module kind
+
 struct endpoint {
   int kind = -1, instance = -1, port = -1;
 };
+
+// fifo_<kind>_<coordinates joined by _>_<port>
+std::string fifo_name(const std::string& kind, const std::vector<int64_t>& coords, const std::string& port) {
+  std::string s;
+  s.reserve(6 + kind.size() + 6 * coords.size() + port.size());
+  s += "fifo_";
+  s += kind;
+  char digits[24];
+  for (int64_t c : coords) {
+    s += '_';
+    s.append(digits, std::to_chars(digits, digits + sizeof digits, c).ptr);
+  }
+  s += '_';
+  s += port;
+  return s;
+}
 
 // Coordinates as a hash key (the largest arrays have thousands of PEs and FIFOs: ordered maps of
 // coordinate vectors and formatted names were a tenth of their build).
@@ -46,12 +66,16 @@ public:
 
   // The port `port` of the instance with coordinates c among the kinds listed.
   endpoint at(const std::vector<int>& kinds, const std::vector<int64_t>& c, const std::string& port) {
-    for (int k : kinds) {
-      const auto& index = instances_of(k);
-      if (auto i = index.find(c); i != index.end())
-        return {k, i->second, port_index(a_.modules[static_cast<size_t>(k)], port)};
-    }
+    for (int k : kinds)
+      if (auto e = find(k, c, port)) return *e;
     SADSL_INTERNAL_ASSERT(false, "no module instance at the given coordinates");
+  }
+
+  // The same in one kind (without a list of kinds to allocate per FIFO).
+  endpoint at(int kind, const std::vector<int64_t>& c, const std::string& port) {
+    auto e = find(kind, c, port);
+    SADSL_INTERNAL_ASSERT(e.has_value(), "no module instance at the given coordinates");
+    return *e;
   }
 
   void connect(const endpoint& from, const endpoint& to) {
@@ -60,9 +84,7 @@ public:
     const port& p = k.ports[static_cast<size_t>(from.port)];
     const std::vector<int64_t>& coords = k.instances[static_cast<size_t>(from.instance)];
     fifo f;
-    f.name = "fifo_" + k.name;  // fifo_<kind>_<coordinates joined by _>_<port>
-    for (int64_t c : coords) f.name += "_" + std::to_string(c);
-    f.name += "_" + p.name;
+    f.name = fifo_name(k.name, coords, p.name);
     f.producer_kind = from.kind, f.producer_instance = from.instance, f.producer_port = from.port;
     f.consumer_kind = to.kind, f.consumer_instance = to.instance, f.consumer_port = to.port;
     f.element = p.element;
@@ -80,11 +102,19 @@ public:
   }
 
 private:
+  std::optional<endpoint> find(int kind, const std::vector<int64_t>& c, const std::string& port) {
+    const auto& index = instances_of(kind);
+    auto i = index.find(c);
+    if (i == index.end()) return std::nullopt;
+    return endpoint{kind, i->second, port_index(a_.modules[static_cast<size_t>(kind)], port)};
+  }
+
   // Instance numbers by coordinates, per kind (indexed again when a kind's instances changed).
   using instance_index = std::unordered_map<std::vector<int64_t>, int, coords_hash>;
   const instance_index& instances_of(int kind) {
     const auto& inst = a_.modules[static_cast<size_t>(kind)].instances;
-    auto& index = index_[kind];
+    if (index_.size() <= static_cast<size_t>(kind)) index_.resize(static_cast<size_t>(kind) + 1);
+    auto& index = index_[static_cast<size_t>(kind)];
     if (index.size() != inst.size()) {
       index.clear();
       for (size_t i = 0; i < inst.size(); ++i) index.emplace(inst[i], static_cast<int>(i));
@@ -105,7 +135,7 @@ private:
   }
 
   architecture& a_;
-  std::map<int, instance_index> index_;
+  std::vector<instance_index> index_;  // per kind
   std::vector<std::vector<char>> connected_;  // per kind, per instance and port: has a FIFO
 };
 
@@ -120,14 +150,13 @@ std::vector<int64_t> leaf_pe(const network_plan& n, const std::vector<int64_t>& 
 
 void wire_network(wirer& w, const architecture& a, const network_plan& n, const std::vector<int64_t>& grid) {
   const std::string pe_port = a.modules.front().ports[static_cast<size_t>(n.pe_port)].name;
-  const std::vector<int> pe{0};
   const bool in = n.info.input;
   const size_t m = n.grid.size();
   for (int k : n.level_kinds[0])
     for (const auto& c : a.modules[static_cast<size_t>(k)].instances) {
       auto p = leaf_pe(n, c, grid);
-      if (in) w.connect(w.at({k}, c, "to_pe"), w.at(pe, p, pe_port));
-      else w.connect(w.at(pe, p, pe_port), w.at({k}, c, "from_pe"));
+      if (in) w.connect(w.at(k, c, "to_pe"), w.at(pe_module, p, pe_port));
+      else w.connect(w.at(pe_module, p, pe_port), w.at(k, c, "from_pe"));
     }
   for (size_t k = 0; k < m; ++k) {
     const auto& kinds = n.level_kinds[k];
@@ -155,7 +184,6 @@ void arch_builder::wire() {
   module_kind& pe_kind = out_.modules.front();
   pe_kind.instances = all_points(grid_);
   wirer w(out_);
-  const std::vector<int> pe{0};
   // PE to PE along each chain: "X_out" feeds the next PE's "X_in".
   std::map<std::string, int> chain_dim;  // chain port base -> dim
   for (const auto& r : routes_.reads)
@@ -168,7 +196,7 @@ void arch_builder::wire() {
       if (c[static_cast<size_t>(dim)] + 1 >= grid_[static_cast<size_t>(dim)]) continue;
       auto next = c;
       ++next[static_cast<size_t>(dim)];
-      w.connect(w.at(pe, c, out), w.at(pe, next, in));
+      w.connect(w.at(pe_module, c, out), w.at(pe_module, next, in));
     }
   }
   for (const auto& n : networks_) wire_network(w, out_, n, grid_);
@@ -196,8 +224,8 @@ void arch_builder::wire() {
       int kind = static_cast<int>(out_.modules.size());
       out_.modules.push_back(std::move(dummy));
       for (const auto& c : open) {
-        if (source) w.connect(w.at({kind}, c, "out"), w.at(pe, c, base + "_in"));
-        else w.connect(w.at(pe, c, base + "_out"), w.at({kind}, c, "in"));
+        if (source) w.connect(w.at(kind, c, "out"), w.at(pe_module, c, base + "_in"));
+        else w.connect(w.at(pe_module, c, base + "_out"), w.at(kind, c, "in"));
       }
     }
   }
