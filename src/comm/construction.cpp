@@ -91,6 +91,7 @@ arch_builder::arch_builder(const design& d, const architecture_point& point)
 }
 
 isl::set arch_builder::params_only_context(const std::vector<int64_t>& extents) const {
+  if (auto it = contexts_.find(extents); it != contexts_.end()) return it->second;
   isl::set c = isl::manage(isl_set_align_params(maps_.params.copy(), params_.copy()));
   auto bound = [&](const std::string& name, int64_t n) {
     int pos = isl_set_find_dim_by_name(c.get(), isl_dim_param, name.c_str());
@@ -99,10 +100,12 @@ isl::set arch_builder::params_only_context(const std::vector<int64_t>& extents) 
   };
   for (size_t j = 0; j < tile_counts_.size(); ++j) bound(fmt::format("t{}", j), tile_counts_[j]);
   for (size_t i = 0; i < grid_.size(); ++i) bound(fmt::format("p{}", i), i < extents.size() ? extents[i] : 1);
-  return c;
+  return contexts_[extents] = c;
 }
 
 isl::pw_multi_aff arch_builder::stored_index(const access_ref& a) const {
+  auto key = std::make_pair(a.statement, a.read);
+  if (auto it = stored_indices_.find(key); it != stored_indices_.end()) return it->second;
   const statement_info& s = prog_.statement(a.statement);
   const access_info& acc = s.access(a);
   isl::map rel = acc.relation;
@@ -113,7 +116,7 @@ isl::pw_multi_aff arch_builder::stored_index(const access_ref& a) const {
     for (int o : l.order) dims.push_back(comm_isl::var_on(sp, o));
     rel = rel.apply_range(comm_isl::map_of(sp, dims, acc.tensor->name));
   }
-  return isl::manage(isl_pw_multi_aff_from_map(rel.intersect_params(maps_.params).release()));
+  return stored_indices_[key] = isl::manage(isl_pw_multi_aff_from_map(rel.intersect_params(maps_.params).release()));
 }
 
 int64_t arch_builder::token_lanes(const access_ref& a, bool& vector) const {

@@ -3,8 +3,10 @@
 // instance maps, routing) and builds the architecture step by step. Its steps live in separate
 // files: networks.cpp (which I/O networks, their leaves and chunks), pe_module.cpp (the PE kind),
 // network_modules.cpp (the I/O module kinds), wiring.cpp (instances, FIFOs, dummies).
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "programs.hpp"
@@ -54,6 +56,7 @@ public:
 
   /// The access as a function of the instance, in the tensor's stored (host) layout.
   isl::pw_multi_aff stored_index(const access_ref& a) const;
+  mutable std::map<std::pair<statement_id, int>, isl::pw_multi_aff> stored_indices_;  // made once per access
   /// Elements per token of a PE port operation of this access: the SIMD lanes for a stride-1
   /// access, else 1; `vector` when the SIMD lanes share the token.
   int64_t token_lanes(const access_ref& a, bool& vector) const;
@@ -84,6 +87,7 @@ public:
   /// The parameters' ranges for a part: kernel params fixed, tiles within range, p_i within
   /// [0, extents[i]) (unused p_i fixed to 0).
   isl::set params_only_context(const std::vector<int64_t>& extents) const;
+  mutable std::map<std::vector<int64_t>, isl::set> contexts_;  // made once per extents
 
   // --- networks.cpp ---
   std::vector<network_plan> networks_;
