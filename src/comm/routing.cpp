@@ -62,8 +62,12 @@ public:
   }
 
 private:
-  isl::union_map flow_pairs(const dependence& dep) const {
-    return isl::union_map(dep.relation).intersect_params(m_.params).intersect_domain(m_.domain).intersect_range(m_.domain);
+  // Made once per dependence (the classes and the reads' sources ask for the same pairs).
+  const isl::union_map& flow_pairs(const dependence& dep) {
+    auto it = pairs_.find(&dep);
+    if (it == pairs_.end())
+      it = pairs_.emplace(&dep, isl::union_map(dep.relation).intersect_params(m_.params).intersect_domain(m_.domain).intersect_range(m_.domain)).first;
+    return it->second;
   }
 
   // The tile positions of the band loops some access of t uses: its local buffer's key.
@@ -170,15 +174,16 @@ private:
     classes_.emplace(t, std::move(c));
   }
 
-  // { x : x runs in the first (or last) PE along space dim `dim` }.
-  isl::union_set pe_edge(int dim, bool last) const {
-    isl::union_set all = m_.domain;
+  // { x : x runs in the first (or last) PE along space dim `dim` } (made once: every write of a
+  // tensor asks for its chain's tail).
+  const isl::union_set& pe_edge(int dim, bool last) {
+    if (auto it = edges_.find({dim, last}); it != edges_.end()) return it->second;
     isl_space* sp = isl_space_set_from_params(m_.params.space().release());
     sp = isl_space_add_dims(sp, isl_dim_set, static_cast<unsigned>(d_.space.size()));
     sp = isl_space_set_tuple_name(sp, isl_dim_set, "pe");
     isl::set edge = isl::manage(isl_set_fix_si(isl_set_universe(sp), isl_dim_set, static_cast<unsigned>(dim),
                                                static_cast<int>(last ? grid_[static_cast<size_t>(dim)] - 1 : 0)));
-    return isl::union_set(edge).apply(m_.pe.reverse());
+    return edges_[{dim, last}] = isl::union_set(edge).apply(m_.pe.reverse());
   }
 
   isl::union_set instances(const statement_info& s) const {
@@ -326,6 +331,8 @@ private:
   const program& p_;
   std::vector<int64_t> grid_;
   std::map<tensor_id, pair_classes> classes_;
+  std::map<const dependence*, isl::union_map> pairs_;
+  std::map<std::pair<int, bool>, isl::union_set> edges_;
   routing out_;
 };
 
