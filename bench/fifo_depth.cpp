@@ -1,0 +1,110 @@
+// Partial sums between PEs and the depth of the FIFOs (docs/modeling.md, "Open"): designs whose
+// PEs pass partial sums along a space loop, timed with the generated FIFOs (depth 2) and with
+// FIFOs deep enough that no writer waits, beside the model's latency; then, from the deep run,
+// the peak occupancy of the FIFOs into the PEs by the PE's place p along the reduction loop.
+// Usage: bench_fifo_depth
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sadsl/sadsl.hpp>
+#include <sadsl/comm/timed_simulation.hpp>
+#include <sadsl/model/interpreter.hpp>
+
+namespace {
+
+using namespace sadsl;
+
+struct row {
+  kernel k;
+  std::map<std::string, int64_t> sizes;
+  std::string design;
+  factor_values point;
+};
+
+// The space dim the PEs forward partial sums along: a network of a tensor the band writes.
+std::optional<int> reduction_dim(const design& d, const architecture& a) {
+  for (const auto& n : a.networks)
+    for (const auto& st : d.band->source->statements())
+      if (n.along && st.write.tensor->id() == n.tensor) return n.along;
+  return std::nullopt;
+}
+
+std::string point_text(const factor_values& point) {
+  std::string out;
+  for (const auto& [name, value] : point) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return out;
+}
+
+void measure(row& r) {
+  for (const auto& p : r.k.params())
+    if (auto size = r.sizes.find(p.name()); size != r.sizes.end()) p.set(size->second);
+  design d = [&] {
+    for (const auto& candidate : designs(r.k))
+      if (candidate.name() == r.design) return candidate;
+    throw error("bench_fifo_depth: no design " + r.design);
+  }();
+  design_point point = point_by_name(d, r.point);
+  architecture a = build_architecture(d, {point, {}});
+  std::optional<int> along = reduction_dim(d, a);
+  timing_options o;
+  o.fifo_peaks = true;
+  auto run = [&](const architecture& arch) {
+    buffers data(r.k);
+    data.randomize_inputs(5);
+    return simulate_timed(arch, data, o);
+  };
+  timed_result shallow = run(a);
+  architecture deep_arch = a;
+  for (auto& f : deep_arch.fifos) f.depth = 65536;
+  timed_result deep = run(deep_arch);
+  model::design_model m = performance_model(d);
+  std::vector<double> values = model_point(m, point, r.k);
+  double model_latency = model::interpreter(m).evaluate(values, {1e9, 1e9, 1e9}).latency;
+  std::printf("\n%s `%s` at %s\n\n| FIFOs | cycles | model / cycles |\n|---|---:|---:|\n", r.k.name().c_str(), r.design.c_str(),
+              point_text(r.point).c_str());
+  std::printf("| depth 2 (generated) | %lld | %.3f |\n", static_cast<long long>(shallow.cycles), model_latency / static_cast<double>(shallow.cycles));
+  std::printf("| deep (no writer waits) | %lld | %.3f |\n", static_cast<long long>(deep.cycles), model_latency / static_cast<double>(deep.cycles));
+  std::printf("\ndepth 2 takes %.2fx the deep run's cycles; the model says %.0f\n", static_cast<double>(shallow.cycles) / static_cast<double>(deep.cycles),
+              model_latency);
+  if (!along) return;
+  // Peak tokens of the FIFOs from input modules into the PEs, per module kind and PE place along
+  // the reduction loop.
+  std::map<std::string, std::map<int64_t, int64_t>> peaks;
+  for (const auto& f : a.fifos) {
+    const module_kind& consumer = a.modules[static_cast<size_t>(f.consumer_kind)];
+    const module_kind& producer = a.modules[static_cast<size_t>(f.producer_kind)];
+    if (consumer.role != module_role::pe || producer.role != module_role::io_in) continue;
+    int64_t place = consumer.instances[static_cast<size_t>(f.consumer_instance)][static_cast<size_t>(*along)];
+    int64_t& peak = peaks[producer.name][place];
+    peak = std::max(peak, deep.fifo_peak.at(f.name));
+  }
+  std::printf("\npeak tokens in the deep run of the FIFOs into the PEs, by the PE's place p along the reduction loop:\n\n");
+  for (const auto& [producer, by_place] : peaks) {
+    std::printf("- %s:", producer.c_str());
+    for (const auto& [place, peak] : by_place) std::printf(" p=%lld %lld", static_cast<long long>(place), static_cast<long long>(peak));
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main() {
+  std::vector<row> rows = {
+      {catalog::cnn(), {{"O", 8}, {"R", 12}, {"C", 12}, {"I", 16}}, "[r,i] <[o,r,c],i>",
+       {{"o_t1", 4}, {"o_t2", 4}, {"r_t1", 6}, {"r_t2", 2}, {"c_t1", 6}, {"c_t2", 6}, {"i_t1", 8}, {"i_t2", 2}}},
+      {catalog::ttmc(), {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}, {"M", 8}}, "[k,l] <[i,j,k],l>",
+       {{"i_t1", 4}, {"i_t2", 4}, {"j_t1", 4}, {"j_t2", 2}, {"k_t1", 4}, {"k_t2", 1}, {"l_t1", 4}, {"l_t2", 1}}},
+      {catalog::mttkrp(), {{"I", 8}, {"J", 8}, {"K", 8}, {"L", 8}}, "[i,k] <[j],i,k>",
+       {{"i_t1", 5}, {"i_t2", 5}, {"j_t1", 8}, {"j_t2", 4}, {"k_t1", 8}, {"k_t2", 2}}},
+  };
+  try {
+    for (auto& r : rows) measure(r);
+  } catch (const sadsl::error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
