@@ -246,6 +246,16 @@ std::vector<isl::pw_aff> arch_builder::on_frame(const local_frame& f, const isl:
   return out;
 }
 
+std::vector<isl::pw_aff> arch_builder::index_in_buffer(const local_frame& f, const access_ref& a,
+                                                       const std::vector<isl::pw_aff>& origin) const {
+  std::vector<isl::pw_aff> index = on_frame(f, stored_index(a)), out;
+  for (size_t d = 0; d < origin.size(); ++d) {
+    isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
+    out.push_back(index[d].sub(base).coalesce());  // index is on f.domain already
+  }
+  return out;
+}
+
 isl::union_map arch_builder::frame_schedule(const local_frame& f, int64_t position) const {
   isl::space sp = f.domain.space();
   std::vector<isl::aff> dims;

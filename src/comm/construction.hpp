@@ -80,6 +80,9 @@ public:
   isl::set frame_points(const local_frame& f, const isl::set& x) const;
   /// g(instance), output by output, for a function of the statement's instances, as a function of the frame.
   std::vector<isl::pw_aff> on_frame(const local_frame& f, const isl::pw_multi_aff& g) const;
+  /// Where access a's element at each point of frame f lies in a buffer whose box starts at
+  /// `origin` (one per dimension, over the parameters): the stored index less the origin.
+  std::vector<isl::pw_aff> index_in_buffer(const local_frame& f, const access_ref& a, const std::vector<isl::pw_aff>& origin) const;
   /// The PE-order schedule of a frame: L -> [L..., position].
   isl::union_map frame_schedule(const local_frame& f, int64_t position) const;
   const statement_info& statement(const std::string& tuple) const;
@@ -113,8 +116,6 @@ public:
   /// The part of a buffered module that serves its leaf PE: one token per PE read of the
   /// network (feed) or per PE write (collect), in the PE's order, from or into `buffer`.
   module_part pe_side_part(const network_plan& n, int port, int buffer, const std::vector<int64_t>& extents);
-  /// Where access a's element at each point of f (the leaf PE's frame) lies in n's buffer.
-  std::vector<isl::pw_aff> position(const network_plan& n, const local_frame& f, const access_ref& a) const;
 
   // --- build_architecture.cpp ---
   void build_tiles();

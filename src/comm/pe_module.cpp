@@ -155,15 +155,7 @@ void arch_builder::build_pe() {
       const access_info& acc = s.access(a);
       planned_op op = plan_op(what, -1, local_buffers_.at(acc.tensor->id()), slot);
       op.when = when;
-      if (point_.operation_expressions) {
-        std::vector<isl::pw_aff> index = on_frame(f, stored_index(a));
-        const auto& o = origin.at(acc.tensor->id());
-        for (size_t dim = 0; dim < o.size(); ++dim) {
-          const isl::pw_aff& at = index[dim];
-          isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(o[dim].copy(), f.domain.space().release()));
-          op.index.push_back(at.sub(base).coalesce());
-        }
-      }
+      if (point_.operation_expressions) op.index = index_in_buffer(f, a, origin.at(acc.tensor->id()));
       ops.push_back(std::move(op));
     };
     for (size_t r = 0; r < s.reads.size(); ++r) {

@@ -23,16 +23,6 @@ std::string tuple_of(const access_ref& a) {
 
 }  // namespace
 
-std::vector<isl::pw_aff> arch_builder::position(const network_plan& n, const local_frame& f, const access_ref& a) const {
-  const std::vector<isl::pw_aff>& origin = chunk_origin(n);
-  std::vector<isl::pw_aff> index = on_frame(f, stored_index(a)), out;
-  for (size_t d = 0; d < origin.size(); ++d) {
-    isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
-    out.push_back(index[d].sub(base).coalesce());  // index is on f.domain already
-  }
-  return out;
-}
-
 module_part arch_builder::pe_side_part(const network_plan& n, int port, int buffer, const std::vector<int64_t>& extents) {
   struct access_part {
     std::string tuple;
@@ -53,7 +43,7 @@ module_part arch_builder::pe_side_part(const network_plan& n, int port, int buff
       f.domain = f.domain.intersect(isl::manage(isl_pw_aff_zero_set(comm_isl::var_on_set(f.domain, -1).release())));
     schedule = schedule.unite(frame_schedule(f, static_cast<int64_t>(i)));
     access_part p{tuple, lanes, {}};
-    if (point_.operation_expressions) p.position = position(n, f, a);
+    if (point_.operation_expressions) p.position = index_in_buffer(f, a, chunk_origin(n));
     parts.push_back(std::move(p));
   }
   const bool in = n.info.input;
