@@ -157,6 +157,13 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   for (const auto& c : pe) spec.emplace_back(c.param, c.value);
   auto key = std::make_tuple(s.id, spec, tuple);
   if (auto it = frames_.find(key); it != frames_.end()) return it->second;
+  if (tuple != s.name()) {  // the statement's frame, renamed
+    local_frame out = frame_of(s, pe, s.name());
+    out.domain = comm_isl::renamed(out.domain, tuple);
+    out.instance = isl::manage(isl_pw_multi_aff_set_tuple_id(out.instance.release(), isl_dim_in,
+                                                             isl_id_alloc(params_.ctx().get(), tuple.c_str(), nullptr)));
+    return frames_[key] = out;
+  }
   const size_t n_time = d_.band->loops.size() - d_.space.size(), n_inner = maps_.inner_loops;
   const size_t n = n_time + n_inner + d_.latency.size() + 1;
   isl_space* lsp = isl_space_set_from_params(params_.copy());
@@ -224,35 +231,50 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   local_frame out;
   out.domain = rel.domain().coalesce();
   out.instance = isl::manage(isl_pw_multi_aff_from_map(rel.release()));
+  out.indices = std::make_shared<std::map<std::pair<statement_id, int>, isl::pw_multi_aff>>();
   return frames_[key] = out;
 }
 
 isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) const {
   // Most routes leave most classes empty (a read comes through one port): no preimage for them.
   if (isl_set_plain_is_empty(x.get()) == isl_bool_true) return isl::set::empty(f.domain.space());
+  // The preimage lies in the instance function's domain, the frame's points, already: isl
+  // intersects each piece's image with that piece's domain (intersecting it again with the frame
+  // was most of this function's time).
   isl::set aligned = isl::manage(isl_set_align_params(x.copy(), params_.copy()));
-  return f.domain.intersect(isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy()))).coalesce();
+  return isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy())).coalesce();
 }
 
-std::vector<isl::pw_aff> arch_builder::on_frame(const local_frame& f, const isl::pw_multi_aff& g) const {
-  // Pulled back at once: the pieces' domains are the same for every output.
-  isl_pw_multi_aff* a = isl_pw_multi_aff_align_params(g.copy(), params_.copy());
-  a = isl_pw_multi_aff_pullback_pw_multi_aff(a, f.instance.copy());
-  a = isl_pw_multi_aff_intersect_domain(a, f.domain.copy());
-  std::vector<isl::pw_aff> out;
-  for (int i = 0; i < static_cast<int>(isl_pw_multi_aff_dim(a, isl_dim_out)); ++i)
-    out.push_back(isl::manage(isl_pw_multi_aff_get_at(a, i)).coalesce());
-  isl_pw_multi_aff_free(a);
-  return out;
+isl::pw_multi_aff arch_builder::index_on(const local_frame& f, const access_ref& a) const {
+  auto key = std::make_pair(a.statement, a.read);
+  auto it = f.indices->find(key);
+  if (it == f.indices->end()) {
+    // Over the statement's own frame: a renamed frame shares it.
+    const statement_info& s = prog_.statement(a.statement);
+    isl_pw_multi_aff* instance = isl_pw_multi_aff_set_tuple_id(f.instance.copy(), isl_dim_in,
+                                                               isl_id_alloc(params_.ctx().get(), s.name().c_str(), nullptr));
+    isl_pw_multi_aff* g = isl_pw_multi_aff_align_params(stored_index(a).release(), params_.copy());
+    it = f.indices->emplace(key, isl::manage(isl_pw_multi_aff_pullback_pw_multi_aff(g, instance))).first;
+  }
+  isl::id tuple = isl::manage(isl_set_get_tuple_id(f.domain.get()));
+  isl::id own = isl::manage(isl_pw_multi_aff_get_tuple_id(it->second.get(), isl_dim_in));
+  if (isl_id_get_name(tuple.get()) == std::string(isl_id_get_name(own.get()))) return it->second;
+  return isl::manage(isl_pw_multi_aff_set_tuple_id(it->second.copy(), isl_dim_in, tuple.release()));
 }
 
 std::vector<isl::pw_aff> arch_builder::index_in_buffer(const local_frame& f, const access_ref& a,
                                                        const std::vector<isl::pw_aff>& origin) const {
-  std::vector<isl::pw_aff> index = on_frame(f, stored_index(a)), out;
+  // Pulled back at once: the pieces' domains are the same for every output. The pullback lies in
+  // the instance function's domain already; a frame restricted since is intersected with it.
+  isl_pw_multi_aff* g = index_on(f, a).release();
+  if (!f.whole) g = isl_pw_multi_aff_intersect_domain(g, f.domain.copy());
+  std::vector<isl::pw_aff> out;
   for (size_t d = 0; d < origin.size(); ++d) {
+    isl::pw_aff index = isl::manage(isl_pw_multi_aff_get_at(g, static_cast<int>(d))).coalesce();
     isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
-    out.push_back(index[d].sub(base).coalesce());  // index is on f.domain already
+    out.push_back(index.sub(base).coalesce());  // index is on f.domain already
   }
+  isl_pw_multi_aff_free(g);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // files: networks.cpp (which I/O networks, their leaves and chunks), pe_module.cpp (the PE kind),
 // network_modules.cpp (the I/O module kinds), wiring.cpp (instances, FIFOs, dummies).
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -70,16 +71,20 @@ public:
   /// inner loops, latency points, SIMD lane): the PE's own order. Each band loop's value is
   /// linear in them — b = t1*t + w*outer + s*latency + lane — so isl builds programs over L
   /// without floors. `domain` is named `tuple`; `instance` gives the statement instance of a point.
+  /// A frame named other than its statement is the statement's frame renamed, and shares its
+  /// accesses' stored indices pulled back (`indices`, made once per frame, named after the statement).
   struct local_frame {
     isl::set domain;
     isl::pw_multi_aff instance;
+    bool whole = true;  // domain is the instance function's domain (not restricted since)
+    std::shared_ptr<std::map<std::pair<statement_id, int>, isl::pw_multi_aff>> indices;
   };
   local_frame frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe, const std::string& tuple) const;
   mutable std::map<std::tuple<statement_id, std::vector<std::pair<int, int64_t>>, std::string>, local_frame> frames_;
   /// The frame's points whose instance lies in x (a set of the statement's instances).
   isl::set frame_points(const local_frame& f, const isl::set& x) const;
-  /// g(instance), output by output, for a function of the statement's instances, as a function of the frame.
-  std::vector<isl::pw_aff> on_frame(const local_frame& f, const isl::pw_multi_aff& g) const;
+  /// Access a's stored index as a function of frame f (on the instance function's domain).
+  isl::pw_multi_aff index_on(const local_frame& f, const access_ref& a) const;
   /// Where access a's element at each point of frame f lies in a buffer whose box starts at
   /// `origin` (one per dimension, over the parameters): the stored index less the origin.
   std::vector<isl::pw_aff> index_in_buffer(const local_frame& f, const access_ref& a, const std::vector<isl::pw_aff>& origin) const;
@@ -100,6 +105,10 @@ public:
   /// The elements one leaf's PE moves through network n in tile t: a set of the tensor's stored
   /// elements with params t0.. and p0.. (the leaf's grid coordinates).
   isl::set chunk(const network_plan& n) const;
+  /// The points of the leaf PE's frame (named after the statement) that run access i of network n:
+  /// the chunk and the PE-side part ask for the same.
+  const isl::set& leaf_points(const network_plan& n, size_t i) const;
+  mutable std::map<std::pair<const network_plan*, size_t>, isl::set> leaf_points_;
   mutable std::map<const network_plan*, isl::set> chunks_;  // computed once per network
   /// box_origin(chunk(n)): where the leaf's chunk starts, per stored dim (a parametric minimum,
   /// asked by the packing choice for every candidate width and by the PE-side part).

@@ -152,16 +152,21 @@ const std::vector<isl::pw_aff>& arch_builder::chunk_origin(const network_plan& n
   return it->second;
 }
 
+const isl::set& arch_builder::leaf_points(const network_plan& n, size_t i) const {
+  auto key = std::make_pair(&n, i);
+  if (auto it = leaf_points_.find(key); it != leaf_points_.end()) return it->second;
+  const network_access& a = n.accesses[i];
+  const statement_info& s = prog_.statement(a.access.statement);
+  return leaf_points_[key] = frame_points(frame_of(s, leaf_pe(n), s.name()), a.instances.extract_set(s.domain.space()));
+}
+
 isl::set arch_builder::chunk(const network_plan& n) const {
   if (auto it = chunks_.find(&n); it != chunks_.end()) return it->second;
   std::optional<isl::set> out;
-  for (const auto& a : n.accesses) {
-    const statement_info& s = prog_.statement(a.access.statement);
-    local_frame f = frame_of(s, leaf_pe(n), s.name());
-    isl::set points = frame_points(f, a.instances.extract_set(s.domain.space()));
-    isl_pw_multi_aff* index = isl_pw_multi_aff_align_params(stored_index(a.access).release(), params_.copy());
-    index = isl_pw_multi_aff_pullback_pw_multi_aff(index, f.instance.copy());
-    isl::set elements = points.apply(isl::manage(isl_map_from_pw_multi_aff(index)));
+  for (size_t i = 0; i < n.accesses.size(); ++i) {
+    const access_ref& a = n.accesses[i].access;
+    const local_frame f = frame_of(prog_.statement(a.statement), leaf_pe(n), a.statement.name());
+    isl::set elements = leaf_points(n, i).apply(isl::manage(isl_map_from_pw_multi_aff(index_on(f, a).release())));
     out = out ? out->unite(elements) : elements;
   }
   return chunks_[&n] = out->coalesce();

@@ -105,9 +105,7 @@ void arch_builder::build_pe() {
     if (r.local.is_empty()) return;
     const statement_info& s = prog_.statement(r.access.statement);
     const local_frame& f = frames.at(s.id);
-    isl_pw_multi_aff* index = isl_pw_multi_aff_align_params(stored_index(r.access).release(), params_.copy());
-    index = isl_pw_multi_aff_pullback_pw_multi_aff(index, f.instance.copy());
-    isl::set elements = points_of(s, r.local).apply(isl::manage(isl_map_from_pw_multi_aff(index)));
+    isl::set elements = points_of(s, r.local).apply(isl::manage(isl_map_from_pw_multi_aff(index_on(f, r.access).release())));
     auto [it, inserted] = footprint.emplace(r.tensor, elements);
     if (!inserted) it->second = it->second.unite(elements);
   };

@@ -36,7 +36,8 @@ module_part arch_builder::pe_side_part(const network_plan& n, int port, int buff
     const statement_info& s = prog_.statement(a.statement);
     std::string tuple = tuple_of(a);
     local_frame f = frame_of(s, leaf_pe(n), tuple);
-    f.domain = frame_points(f, n.accesses[i].instances.extract_set(s.domain.space()));
+    f.domain = comm_isl::renamed(leaf_points(n, i), tuple);
+    f.whole = false;
     bool vector = false;
     int64_t lanes = token_lanes(a, vector);
     if (vector)  // one token per SIMD vector: its lane 0

@@ -257,6 +257,7 @@ module_part arch_builder::dummy_sink_part(int port) {
     std::string tuple = r.access.read < 0 ? fmt::format("{}_w", s.name()) : fmt::format("{}_r{}", s.name(), r.access.read);
     local_frame f = frame_of(s, own, tuple);
     f.domain = frame_points(f, r.chain.extract_set(s.domain.space()));
+    f.whole = false;
     bool vector = false;
     token_lanes(r.access, vector);
     if (vector) f.domain = f.domain.intersect(isl::manage(isl_pw_aff_zero_set(comm_isl::var_on_set(f.domain, -1).release())));
