@@ -10,6 +10,8 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <climits>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -64,6 +66,106 @@ std::vector<int64_t> box_extents(const isl::set& elements) {
   return out;
 }
 
+namespace {
+
+// The integer coefficients of a matrix of constraints (rows of [constant | params | dims]);
+// std::nullopt when one does not fit.
+std::optional<std::vector<std::vector<int64_t>>> integer_rows(isl_mat* m) {
+  std::vector<std::vector<int64_t>> out(static_cast<size_t>(isl_mat_rows(m)));
+  bool ok = true;
+  for (size_t r = 0; r < out.size() && ok; ++r)
+    for (int c = 0; c < isl_mat_cols(m) && ok; ++c) {
+      isl_val* v = isl_mat_get_element_val(m, static_cast<int>(r), c);
+      ok = isl_val_is_int(v) == isl_bool_true && isl_val_cmp_si(v, INT32_MAX) < 0 && isl_val_cmp_si(v, INT32_MIN) > 0;
+      out[r].push_back(ok ? isl_val_get_num_si(v) : 0);
+      isl_val_free(v);
+    }
+  isl_mat_free(m);
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<isl::pw_aff>> box_origin_on_box(const isl::set& elements,
+                                                          const std::vector<std::pair<int64_t, int64_t>>& params) {
+  // One conjunction without existential variables, whose dimensions each have a lower bound of
+  // unit coefficient over the parameters alone that is at least every other one on the
+  // parameters' box (or an equality): that bound is the minimum wherever the set has points (the
+  // other constraints hold at it too: they bound the dimension from above, or with another
+  // dimension whose value a point gives). No parametric integer program. Defined on the box only.
+  if (isl_set_n_basic_set(elements.get()) != 1 || isl_set_dim(elements.get(), isl_dim_div) != 0) return std::nullopt;
+  const auto np = static_cast<size_t>(isl_set_dim(elements.get(), isl_dim_param));
+  const auto nd = static_cast<size_t>(isl_set_dim(elements.get(), isl_dim_set));
+  if (np != params.size()) return std::nullopt;
+  isl_basic_set_list* list = isl_set_get_basic_set_list(elements.get());
+  isl::basic_set b = isl::manage(isl_basic_set_list_get_at(list, 0));
+  isl_basic_set_list_free(list);
+  if (isl_basic_set_dim(b.get(), isl_dim_div) != 0) return std::nullopt;
+  auto eqs = integer_rows(isl_basic_set_equalities_matrix(b.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+  auto ineqs = integer_rows(isl_basic_set_inequalities_matrix(b.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+  if (!eqs || !ineqs) return std::nullopt;
+  auto only_dim = [&](const std::vector<int64_t>& r, size_t d) {
+    for (size_t e = 0; e < nd; ++e)
+      if (e != d && r[1 + np + e] != 0) return false;
+    return true;
+  };
+  // The least value of an affine function of the parameters (constant first) on their box.
+  auto least = [&](const std::vector<int64_t>& f) {
+    int64_t v = f[0];
+    for (size_t i = 0; i < np; ++i) v += f[1 + i] * (f[1 + i] > 0 ? params[i].first : params[i].second);
+    return v;
+  };
+  // Where the set has points, on the box (beyond it another bound may be the larger).
+  isl_set* on_box = isl_set_params(elements.copy());
+  for (size_t i = 0; i < np; ++i) {
+    on_box = isl_set_lower_bound_si(on_box, isl_dim_param, static_cast<unsigned>(i), static_cast<int>(params[i].first));
+    on_box = isl_set_upper_bound_si(on_box, isl_dim_param, static_cast<unsigned>(i), static_cast<int>(params[i].second));
+  }
+  isl::set domain = isl::manage(on_box);
+  isl::space sp = isl::manage(isl_set_get_space(domain.get()));
+  std::vector<isl::pw_aff> out;
+  for (size_t d = 0; d < nd; ++d) {
+    std::optional<std::vector<int64_t>> best;  // the bound, as a function of the parameters
+    for (const auto& r : *eqs) {
+      if (r[1 + np + d] == 0) continue;
+      if (!only_dim(r, d) || (r[1 + np + d] != 1 && r[1 + np + d] != -1)) return std::nullopt;
+      std::vector<int64_t> f(1 + np);
+      for (size_t i = 0; i <= np; ++i) f[i] = -r[i] * r[1 + np + d];
+      best = f;
+      break;
+    }
+    if (!best) {
+      std::vector<std::vector<int64_t>> lower;
+      for (const auto& r : *ineqs) {
+        if (r[1 + np + d] <= 0) continue;
+        if (r[1 + np + d] != 1 || !only_dim(r, d)) return std::nullopt;
+        std::vector<int64_t> f(1 + np);
+        for (size_t i = 0; i <= np; ++i) f[i] = -r[i];
+        lower.push_back(std::move(f));
+      }
+      for (const auto& f : lower) {
+        bool above_all = true;
+        for (const auto& g : lower) {
+          std::vector<int64_t> diff(1 + np);
+          for (size_t i = 0; i <= np; ++i) diff[i] = f[i] - g[i];
+          above_all = above_all && least(diff) >= 0;
+        }
+        if (above_all) {
+          best = f;
+          break;
+        }
+      }
+      if (!best) return std::nullopt;
+    }
+    isl_aff* a = isl_aff_zero_on_domain(isl_local_space_from_space(sp.copy()));
+    a = isl_aff_set_constant_si(a, static_cast<int>((*best)[0]));
+    for (size_t i = 0; i < np; ++i) a = isl_aff_set_coefficient_si(a, isl_dim_param, static_cast<int>(i), static_cast<int>((*best)[1 + i]));
+    out.push_back(isl::manage(isl_pw_aff_alloc(domain.copy(), a)));
+  }
+  return out;
+}
+
 std::vector<isl::pw_aff> box_origin(const isl::set& elements) {
   std::vector<isl::pw_aff> out;
   int n = static_cast<int>(isl_set_dim(elements.get(), isl_dim_set));
@@ -88,6 +190,30 @@ arch_builder::arch_builder(const design& d, const architecture_point& point)
   for (int j = 0; j < static_cast<int>(d.tile_order.size()); ++j)
     tile_counts_.push_back(max_value(isl::manage(isl_set_dim_max(tiles.copy(), j))) + 1);
   params_ = part_params(maps_.params, d.tile_order.size(), d.space.size());
+}
+
+std::vector<isl::pw_aff> arch_builder::origin_of(const isl::set& elements) const {
+  if (param_ranges_.empty()) {  // the kernel's params fixed, tiles and PE coordinates within range
+    isl_size n = isl_set_dim(maps_.params.get(), isl_dim_param);
+    for (isl_size i = 0; i < n; ++i) {
+      isl::val v = isl::manage(isl_set_plain_get_val_if_fixed(maps_.params.get(), isl_dim_param, static_cast<unsigned>(i)));
+      if (v.is_int())
+        param_ranges_[isl_set_get_dim_name(maps_.params.get(), isl_dim_param, static_cast<unsigned>(i))] = {v.get_num_si(), v.get_num_si()};
+    }
+    int64_t pes = 1;
+    for (int64_t g : grid_) pes = std::max(pes, g);
+    for (size_t j = 0; j < tile_counts_.size(); ++j) param_ranges_[fmt::format("t{}", j)] = {0, tile_counts_[j] - 1};
+    for (size_t i = 0; i < grid_.size(); ++i) param_ranges_[fmt::format("p{}", i)] = {0, pes - 1};
+  }
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  isl_size n = isl_set_dim(elements.get(), isl_dim_param);
+  for (isl_size i = 0; i < n; ++i) {
+    auto it = param_ranges_.find(isl_set_get_dim_name(elements.get(), isl_dim_param, static_cast<unsigned>(i)));
+    if (it == param_ranges_.end()) return box_origin(elements);
+    ranges.push_back(it->second);
+  }
+  if (auto out = box_origin_on_box(elements, ranges)) return std::move(*out);
+  return box_origin(elements);
 }
 
 isl::set arch_builder::params_only_context(const std::vector<int64_t>& extents) const {
@@ -272,6 +398,15 @@ std::vector<isl::pw_aff> arch_builder::index_in_buffer(const local_frame& f, con
   for (size_t d = 0; d < origin.size(); ++d) {
     isl::pw_aff index = isl::manage(isl_pw_multi_aff_get_at(g, static_cast<int>(d))).coalesce();
     isl::pw_aff base = isl::manage(isl_pw_aff_insert_domain(origin[d].copy(), f.domain.space().release()));
+    base = isl::manage(isl_pw_aff_align_params(base.release(), isl_pw_aff_get_space(index.get())));
+    if (isl_pw_aff_n_piece(index.get()) == 1 && isl_pw_aff_n_piece(base.get()) == 1) {
+      // One function less another, on the index's domain: the origin is defined wherever the
+      // buffer has elements (intersecting the two domains was most of this function's time).
+      isl_set* domain = isl_pw_aff_domain(index.copy());
+      isl_aff* value = isl_aff_sub(comm_isl::only_piece(index.release()), comm_isl::only_piece(base.release()));
+      out.push_back(isl::manage(isl_pw_aff_alloc(domain, value)));
+      continue;
+    }
     out.push_back(index.sub(base).coalesce());  // index is on f.domain already
   }
   isl_pw_multi_aff_free(g);

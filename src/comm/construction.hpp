@@ -96,6 +96,10 @@ public:
   /// [0, extents[i]) (unused p_i fixed to 0).
   isl::set params_only_context(const std::vector<int64_t>& extents) const;
   mutable std::map<std::vector<int64_t>, isl::set> contexts_;  // made once per extents
+  /// box_origin(elements), with integers when the elements are one conjunction whose bounds the
+  /// parameters' ranges order (box_origin_on_box).
+  std::vector<isl::pw_aff> origin_of(const isl::set& elements) const;
+  mutable std::map<std::string, std::pair<int64_t, int64_t>> param_ranges_;
 
   // --- networks.cpp ---
   std::vector<network_plan> networks_;
@@ -149,5 +153,12 @@ std::vector<int64_t> box_extents(const isl::set& elements);
 /// The origin of a set of elements with parameters: each dimension's lower bound, a function of
 /// the parameters.
 std::vector<isl::pw_aff> box_origin(const isl::set& elements);
+
+/// The same without isl's parametric minimum, for one conjunction without existential variables
+/// whose dimensions each have an equality or a unit lower bound over the parameters that is at
+/// least the others on the box `params` (per parameter of `elements`, its least and largest
+/// value); std::nullopt otherwise.
+std::optional<std::vector<isl::pw_aff>> box_origin_on_box(const isl::set& elements,
+                                                          const std::vector<std::pair<int64_t, int64_t>>& params);
 
 }  // namespace sadsl::comm_detail

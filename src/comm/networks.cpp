@@ -148,7 +148,7 @@ std::vector<arch_builder::pe_coordinate> arch_builder::leaf_pe(const network_pla
 
 const std::vector<isl::pw_aff>& arch_builder::chunk_origin(const network_plan& n) const {
   auto it = chunk_origins_.find(&n);
-  if (it == chunk_origins_.end()) it = chunk_origins_.emplace(&n, box_origin(chunk(n))).first;
+  if (it == chunk_origins_.end()) it = chunk_origins_.emplace(&n, origin_of(chunk(n))).first;
   return it->second;
 }
 

@@ -122,7 +122,7 @@ void arch_builder::build_pe() {
         if (pos >= 0) elements = isl::manage(isl_set_project_out(elements.release(), isl_dim_param, static_cast<unsigned>(pos), 1));
       }
     local_buffers_[t] = static_cast<int>(pe.buffers.size());
-    if (point_.operation_expressions) origin[t] = box_origin(elements);
+    if (point_.operation_expressions) origin[t] = origin_of(elements);
     pe.buffers.push_back({"local_" + t.name(), t, element_of(t), box_extents(elements), false});
   }
 
