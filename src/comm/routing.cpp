@@ -1,7 +1,9 @@
 // Routing: each read and write of each statement instance, classified by the dependences.
 #include "sadsl/comm/routing.hpp"
 
+#include <isl/aff.h>
 #include <isl/map.h>
+#include <isl/set.h>
 #include <isl/union_map.h>
 
 #include <algorithm>
@@ -42,8 +44,8 @@ bool uses_loop(const access_info& a, const loop_id& l) {
 
 class router {
 public:
-  router(const design& d, const instance_maps& m, const padding_plan& pad, std::vector<int64_t> grid)
-      : d_(d), m_(m), pad_(pad), p_(*d.band->source), grid_(std::move(grid)) {}
+  router(const design& d, const design_point& v, const instance_maps& m, const padding_plan& pad, std::vector<int64_t> grid)
+      : d_(d), v_(v), m_(m), pad_(pad), p_(*d.band->source), grid_(std::move(grid)) {}
 
   routing build() {
     for (const auto& a : p_.arrays()) {
@@ -152,12 +154,125 @@ private:
     return c;
   }
 
+  // A band point's tile coordinates (tile order) and PE coordinates (space order), as the
+  // instance maps give them for a statement's band point (compute/concrete.cpp).
+  struct band_functions {
+    isl::space space;
+    std::vector<isl::aff> tile, pe;
+  };
+  const band_functions& on_band() {
+    if (band_) return *band_;
+    band_functions f;
+    const isl::multi_aff& any = d_.band->placement.begin()->second;
+    f.space = isl::manage(isl_space_range(isl_multi_aff_get_space(any.get())));
+    f.space = isl::manage(isl_space_align_params(f.space.release(), m_.params.space().release()));
+    std::map<loop_id, std::pair<isl::aff, isl::aff>> parts;  // tile, outer
+    auto ids = d_.band->loop_ids();
+    for (size_t pos = 0; pos < ids.size(); ++pos) {
+      const loop_id& l = ids[pos];
+      isl::aff b = comm_isl::var_on(f.space, static_cast<int>(pos));
+      auto floor_div = [](const isl::aff& a, int64_t k) {
+        return isl::manage(isl_aff_floor(isl_aff_scale_down_ui(a.copy(), static_cast<unsigned>(k))));
+      };
+      auto mod = [](const isl::aff& a, int64_t k) { return isl::manage(isl_aff_mod_val(a.copy(), isl_val_int_from_si(a.ctx().get(), k))); };
+      bool lat = std::find(d_.latency.begin(), d_.latency.end(), l) != d_.latency.end(), vec = d_.simd == l;
+      int64_t t1 = v_.at({l, tile_level::array_partition});
+      isl::aff point = mod(b, t1);
+      isl::aff outer = lat ? floor_div(point, v_.at({l, tile_level::latency_hiding}))
+                       : vec ? floor_div(point, v_.at({l, tile_level::simd}))
+                             : point;
+      parts.emplace(l, std::make_pair(floor_div(b, t1), outer));
+    }
+    for (const auto& l : d_.tile_order) f.tile.push_back(parts.at(l).first);
+    for (const auto& l : d_.space) f.pe.push_back(parts.at(l).second);
+    band_ = std::move(f);
+    return *band_;
+  }
+
+  // Flow pairs of tensor t by class when each of its dependences is uniform with one distance
+  // vector d: a pair's class is a function of its sink's band point b alone (tiles and PEs are
+  // functions of the band point, and the source's is b - d), so each class is the pairs whose sink
+  // lies in a set of band points, made in the band's space and pulled back through each sink
+  // statement's placement. No relation is composed with the PE and tile maps or their inverses,
+  // and none subtracted from the pairs.
+  std::optional<pair_classes> split_uniform(const tensor_id& t) {
+    std::vector<std::pair<const dependence*, std::vector<int64_t>>> deps;
+    for (const auto& b : d_.band->deps) {
+      if (b.dep.kind != dep_kind::flow || b.dep.tensor != t) continue;
+      if (!b.uniform || b.distances.size() != 1) return std::nullopt;
+      auto distance = b.distances[0].constant();
+      if (!distance || distance->size() != d_.band->loops.size()) return std::nullopt;
+      deps.emplace_back(&b.dep, *distance);
+    }
+    const band_functions& f = on_band();
+    auto keys = key_positions(t);
+    pair_classes c;
+    c.local = c.cross = empty_map();
+    c.neighbor.assign(d_.space.size(), empty_map());
+    for (const auto& [dep, distance] : deps) {
+      // The source's band point b - d.
+      isl_multi_aff* back = isl_multi_aff_identity_on_domain_space(f.space.copy());
+      for (size_t pos = 0; pos < distance.size(); ++pos) {
+        isl_aff* a = isl_multi_aff_get_at(back, static_cast<int>(pos));
+        a = isl_aff_add_constant_si(a, static_cast<int>(-distance[pos]));
+        back = isl_multi_aff_set_at(back, static_cast<int>(pos), a);
+      }
+      isl::multi_aff source = isl::manage(back);
+      auto at_source = [&](const isl::aff& a) { return isl::manage(isl_aff_pullback_multi_aff(a.copy(), source.copy())); };
+      auto equal = [&](const isl::aff& a, const isl::aff& b) { return isl::manage(isl_aff_eq_set(a.copy(), b.copy())); };
+      isl::set universe = isl::set::universe(f.space), same_tile = universe, same_key = universe, same_pe = universe;
+      for (size_t j = 0; j < f.tile.size(); ++j) {
+        isl::set eq = equal(f.tile[j], at_source(f.tile[j]));
+        same_tile = same_tile.intersect(eq);
+        if (std::find(keys.begin(), keys.end(), j) != keys.end()) same_key = same_key.intersect(eq);
+      }
+      for (const auto& pe : f.pe) same_pe = same_pe.intersect(equal(pe, at_source(pe)));
+      isl::set local = same_pe.intersect(out_.persists.at(t) ? same_tile.unite(same_key) : same_tile).coalesce();
+      isl::set rest = universe.subtract(local);
+      std::vector<isl::set> neighbor;
+      for (size_t dim = 0; dim < d_.space.size(); ++dim) {  // pe(b) = pe(b - d) + e_dim, in the same tile
+        if (stays_along(t, dim)) {
+          neighbor.push_back(isl::set::empty(f.space));
+          continue;
+        }
+        isl::set step = same_tile;
+        for (size_t i = 0; i < f.pe.size(); ++i) {
+          isl::aff from = at_source(f.pe[i]);
+          if (i == dim) from = isl::manage(isl_aff_add_constant_si(from.release(), 1));
+          step = step.intersect(equal(f.pe[i], from));
+        }
+        neighbor.push_back(step.coalesce());
+        rest = rest.subtract(neighbor.back());
+      }
+      rest = rest.coalesce();
+      isl::set near = rest.intersect(same_tile);  // other PEs in the same tile: not supported
+      flow_pairs(*dep).foreach_map([&](isl::map pairs) {
+        const statement_info& sink = p_.statement(isl_map_get_tuple_name(pairs.get(), isl_dim_out));
+        isl::multi_aff place = isl::manage(isl_multi_aff_align_params(d_.band->placement.at(sink.id).copy(), f.space.copy()));
+        auto with_sink_in = [&](const isl::set& points) {
+          isl::set sinks = isl::manage(isl_set_preimage_multi_aff(points.copy(), place.copy()));
+          return isl::union_map(pairs.intersect_range(sinks));
+        };
+        c.local = c.local.unite(with_sink_in(local));
+        for (size_t dim = 0; dim < neighbor.size(); ++dim)
+          if (!neighbor[dim].is_empty()) c.neighbor[dim] = c.neighbor[dim].unite(with_sink_in(neighbor[dim]));
+        isl::union_map cross = with_sink_in(rest);
+        c.cross = c.cross.unite(cross);
+        if (!near.is_empty() && !cross.intersect_range(isl::union_set(isl::manage(isl_set_preimage_multi_aff(near.copy(), place.copy())))).is_empty())
+          throw error(fmt::format("design {}: tensor \"{}\" moves between PEs that are not neighbours within a tile",
+                                  d_.name(), t.name()));
+      });
+    }
+    return c;
+  }
+
   // Flow pairs of tensor t, by class; and its chain (the space dim its values move along).
   void classify(const tensor_id& t) {
     isl::union_map all = isl::union_map::empty(p_.context().ctx());
     for (const auto& b : d_.band->deps)
       if (b.dep.kind == dep_kind::flow && b.dep.tensor == t) all = all.unite(flow_pairs(b.dep));
-    pair_classes c = split(all, t);
+    std::optional<pair_classes> uniform = split_uniform(t);
+    pair_classes c = uniform ? std::move(*uniform) : split(all, t);
     std::optional<int> chain;
     for (size_t dim = 0; dim < c.neighbor.size(); ++dim) {
       if (c.neighbor[dim].is_empty()) continue;
@@ -284,15 +399,19 @@ private:
 
   // Tile loops that a reload crosses run on the host: then no invocation reads from DRAM what it
   // writes itself. A value kept on chip must not cross them.
+  // (The tile pairs are composed only where they can matter: a tensor without reloads crosses no
+  // tile loop, and a buffer that does not persist keeps values within one tile.)
   void find_phases() {
     isl::union_map crossing = empty_map(), kept = empty_map();
-    for (const auto& [t, c] : classes_) {
-      crossing = crossing.unite(c.cross.apply_domain(m_.tile).apply_range(m_.tile));
-      kept = kept.unite(c.local.apply_domain(m_.tile).apply_range(m_.tile));
-    }
+    for (const auto& [t, c] : classes_)
+      if (!c.cross.is_empty()) crossing = crossing.unite(c.cross.apply_domain(m_.tile).apply_range(m_.tile));
     size_t n = d_.tile_order.size();
-    for (size_t j = 0; j < n; ++j)
-      if (!crossing.intersect(first_difference_at(j, n)).is_empty()) out_.phase_loops.push_back(j);
+    if (!crossing.is_empty())
+      for (size_t j = 0; j < n; ++j)
+        if (!crossing.intersect(first_difference_at(j, n)).is_empty()) out_.phase_loops.push_back(j);
+    if (out_.phase_loops.empty()) return;
+    for (const auto& [t, c] : classes_)
+      if (out_.persists.at(t)) kept = kept.unite(c.local.apply_domain(m_.tile).apply_range(m_.tile));
     for (size_t j : out_.phase_loops)
       if (!kept.intersect(differs_at(j, n)).is_empty())
         throw error(fmt::format("design {}: a value kept in a PE's buffer crosses tile loop {}, which a reload runs on "
@@ -326,6 +445,7 @@ private:
   isl::union_map empty_map() const { return isl::union_map::empty(p_.context().ctx()); }
 
   const design& d_;
+  const design_point& v_;
   const instance_maps& m_;
   const padding_plan& pad_;
   const program& p_;
@@ -333,13 +453,14 @@ private:
   std::map<tensor_id, pair_classes> classes_;
   std::map<const dependence*, isl::union_map> pairs_;
   std::map<std::pair<int, bool>, isl::union_set> edges_;
+  std::optional<band_functions> band_;
   routing out_;
 };
 
 }  // namespace
 
 routing route(const design& d, const design_point& p, const instance_maps& maps, const padding_plan& pad) {
-  return router(d, maps, pad, pe_grid(d, p)).build();
+  return router(d, p, maps, pad, pe_grid(d, p)).build();
 }
 
 }  // namespace sadsl
