@@ -192,7 +192,7 @@ arch_builder::arch_builder(const design& d, const architecture_point& point)
   params_ = part_params(maps_.params, d.tile_order.size(), d.space.size());
 }
 
-std::vector<isl::pw_aff> arch_builder::origin_of(const isl::set& elements) const {
+const std::pair<int64_t, int64_t>* arch_builder::param_range(const char* name) const {
   if (param_ranges_.empty()) {  // the kernel's params fixed, tiles and PE coordinates within range
     isl_size n = isl_set_dim(maps_.params.get(), isl_dim_param);
     for (isl_size i = 0; i < n; ++i) {
@@ -205,12 +205,17 @@ std::vector<isl::pw_aff> arch_builder::origin_of(const isl::set& elements) const
     for (size_t j = 0; j < tile_counts_.size(); ++j) param_ranges_[fmt::format("t{}", j)] = {0, tile_counts_[j] - 1};
     for (size_t i = 0; i < grid_.size(); ++i) param_ranges_[fmt::format("p{}", i)] = {0, pes - 1};
   }
+  auto it = param_ranges_.find(name);
+  return it == param_ranges_.end() ? nullptr : &it->second;
+}
+
+std::vector<isl::pw_aff> arch_builder::origin_of(const isl::set& elements) const {
   std::vector<std::pair<int64_t, int64_t>> ranges;
   isl_size n = isl_set_dim(elements.get(), isl_dim_param);
   for (isl_size i = 0; i < n; ++i) {
-    auto it = param_ranges_.find(isl_set_get_dim_name(elements.get(), isl_dim_param, static_cast<unsigned>(i)));
-    if (it == param_ranges_.end()) return box_origin(elements);
-    ranges.push_back(it->second);
+    const auto* r = param_range(isl_set_get_dim_name(elements.get(), isl_dim_param, static_cast<unsigned>(i)));
+    if (!r) return box_origin(elements);
+    ranges.push_back(*r);
   }
   if (auto out = box_origin_on_box(elements, ranges)) return std::move(*out);
   return box_origin(elements);
@@ -303,7 +308,9 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   };
   auto scaled = [&](const isl::aff& a, int64_t k) { return a.scale(isl::val(L.ctx(), k)); };
   isl::set domain = isl::set::universe(L);
+  std::vector<std::pair<int64_t, int64_t>> box(n, {INT64_MIN, INT64_MAX});
   auto range = [&](size_t i, int64_t extent) {
+    box[i] = {0, extent - 1};
     domain = domain.intersect(isl::manage(isl_aff_ge_set(var(i).release(), constant(0).release())));
     domain = domain.intersect(isl::manage(isl_aff_le_set(var(i).release(), constant(extent - 1).release())));
   };
@@ -344,6 +351,7 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   }
   for (size_t k = 0; k < n_inner; ++k) values.push_back(var(n_time + k));
   if (!d_.simd) domain = domain.intersect(isl::manage(isl_aff_le_set(var(lane).release(), constant(0).release())));
+  if (!d_.simd) box[lane] = {0, 0};
   // g(x): the instance's band values and inner loops.
   isl::space x_space = isl::manage(isl_space_align_params(s.domain.space().release(), params_.copy()));
   isl::multi_aff place = isl::manage(isl_multi_aff_align_params(d_.band->placement.at(s.id).copy(), params_.copy()));
@@ -358,6 +366,7 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   out.domain = rel.domain().coalesce();
   out.instance = isl::manage(isl_pw_multi_aff_from_map(rel.release()));
   out.indices = std::make_shared<std::map<std::pair<statement_id, int>, isl::pw_multi_aff>>();
+  out.box = std::move(box);
   return frames_[key] = out;
 }
 
@@ -368,7 +377,136 @@ isl::set arch_builder::frame_points(const local_frame& f, const isl::set& x) con
   // intersects each piece's image with that piece's domain (intersecting it again with the frame
   // was most of this function's time).
   isl::set aligned = isl::manage(isl_set_align_params(x.copy(), params_.copy()));
-  return isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy())).coalesce();
+  isl::set points = isl::manage(isl_set_preimage_pw_multi_aff(aligned.release(), f.instance.copy())).coalesce();
+  if (isl_set_involves_locals(points.get()) != isl_bool_true) return points;
+  return without_box_divs(points, f);
+}
+
+// A class of instances bounded by tile or PE boundaries has existential variables such as
+// floor(k / 513); over the frame, k = 513 t1 + i1 with i1 in [0, 512], so floor(i1 / 513) is 0
+// there and the class is i1 = 0, a conjunction the generator's integer analysis simplifies
+// (with the variable, isl's gist had to). A variable with two values splits the conjunction:
+// floor((i1 + 1) / 513) is 1 at i1 = 512 only.
+isl::set arch_builder::without_box_divs(const isl::set& s, const local_frame& f) const {
+  const auto np = static_cast<size_t>(isl_set_dim(s.get(), isl_dim_param));
+  const auto nd = static_cast<size_t>(isl_set_dim(s.get(), isl_dim_set));
+  if (f.box.size() != nd) return s;
+  std::vector<std::pair<int64_t, int64_t>> box;  // params, then dimensions
+  for (size_t i = 0; i < np; ++i) {
+    const auto* r = param_range(isl_set_get_dim_name(s.get(), isl_dim_param, static_cast<unsigned>(i)));
+    box.push_back(r ? *r : std::make_pair(INT64_MIN, INT64_MAX));
+  }
+  box.insert(box.end(), f.box.begin(), f.box.end());
+  return comm_detail::without_box_divs(s, box);
+}
+
+isl::set without_box_divs(const isl::set& s, const std::vector<std::pair<int64_t, int64_t>>& box) {
+  const auto np = static_cast<size_t>(isl_set_dim(s.get(), isl_dim_param));
+  const auto nd = static_cast<size_t>(isl_set_dim(s.get(), isl_dim_set));
+  if (box.size() != np + nd) return s;
+  isl::space space = isl::manage(isl_set_get_space(s.get()));
+  isl::set out = isl::set::empty(space);
+  isl_basic_set_list* list = isl_set_get_basic_set_list(s.get());
+  const int pieces = isl_basic_set_list_n_basic_set(list);
+  bool ok = true;
+  for (int k = 0; k < pieces && ok; ++k) {
+    isl::basic_set b = isl::manage(isl_basic_set_list_get_at(list, k));
+    const auto nq = static_cast<size_t>(isl_basic_set_dim(b.get(), isl_dim_div));
+    if (nq == 0) {
+      out = out.unite(isl::set(b));
+      continue;
+    }
+    auto eqs = integer_rows(isl_basic_set_equalities_matrix(b.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+    auto ineqs = integer_rows(isl_basic_set_inequalities_matrix(b.get(), isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div));
+    ok = eqs && ineqs;
+    // Each variable floor(e / m): e's coefficients (constant, params, dimensions), m, its values.
+    struct variable {
+      std::vector<int64_t> e;
+      int64_t m = 1, first = 0, last = 0;
+    };
+    std::vector<variable> vars;
+    size_t combinations = 1;
+    for (size_t q = 0; q < nq && ok; ++q) {
+      isl_aff* a = isl_basic_set_get_div(b.get(), static_cast<int>(q));
+      variable v;
+      isl_val* den = isl_aff_get_denominator_val(a);
+      ok = isl_val_is_int(den) == isl_bool_true && isl_val_cmp_si(den, INT32_MAX) < 0;
+      v.m = ok ? isl_val_get_num_si(den) : 1;
+      isl_val_free(den);
+      auto scaled = [&](isl_val* c) {  // c * m, an integer
+        c = isl_val_mul(c, isl_val_int_from_si(isl_aff_get_ctx(a), v.m));
+        bool fits = isl_val_is_int(c) == isl_bool_true && isl_val_cmp_si(c, INT32_MAX) < 0 && isl_val_cmp_si(c, INT32_MIN) > 0;
+        int64_t n = fits ? isl_val_get_num_si(c) : 0;
+        isl_val_free(c);
+        ok = ok && fits;
+        return n;
+      };
+      v.e.push_back(scaled(isl_aff_get_constant_val(a)));
+      for (size_t i = 0; i < np; ++i) v.e.push_back(scaled(isl_aff_get_coefficient_val(a, isl_dim_param, static_cast<int>(i))));
+      for (size_t i = 0; i < nd; ++i) v.e.push_back(scaled(isl_aff_get_coefficient_val(a, isl_dim_in, static_cast<int>(i))));
+      for (size_t i = 0; i < nq; ++i) ok = ok && scaled(isl_aff_get_coefficient_val(a, isl_dim_div, static_cast<int>(i))) == 0;
+      isl_aff_free(a);
+      // e's interval on the box, then floor(e / m)'s.
+      int64_t lo = v.e[0], hi = v.e[0];
+      for (size_t i = 0; i < np + nd && ok; ++i) {
+        int64_t c = v.e[1 + i];
+        if (c == 0) continue;
+        ok = box[i].first != INT64_MIN && box[i].second != INT64_MAX;
+        lo += c * (c > 0 ? box[i].first : box[i].second);
+        hi += c * (c > 0 ? box[i].second : box[i].first);
+      }
+      auto floor_div = [](int64_t a, int64_t m) { return a >= 0 ? a / m : -((-a + m - 1) / m); };
+      v.first = floor_div(lo, v.m);
+      v.last = floor_div(hi, v.m);
+      ok = ok && v.last - v.first <= 1;
+      combinations *= static_cast<size_t>(v.last - v.first + 1);
+      vars.push_back(std::move(v));
+    }
+    ok = ok && combinations <= 4;
+    for (size_t c = 0; c < combinations && ok; ++c) {
+      // The variables' values in this combination, substituted; a variable with two values is
+      // defined by m v <= e <= m v + m - 1.
+      std::vector<std::vector<int64_t>> equal, above;
+      auto drop = [&](const std::vector<int64_t>& r, const std::vector<int64_t>& values) {
+        std::vector<int64_t> out(r.begin(), r.begin() + static_cast<long>(1 + np + nd));
+        for (size_t q = 0; q < nq; ++q) out[0] += r[1 + np + nd + q] * values[q];
+        return out;
+      };
+      std::vector<int64_t> values;
+      size_t rest = c;
+      for (const auto& v : vars) {
+        int64_t count = v.last - v.first + 1;
+        values.push_back(v.first + static_cast<int64_t>(rest % static_cast<size_t>(count)));
+        rest /= static_cast<size_t>(count);
+      }
+      for (const auto& r : *eqs) equal.push_back(drop(r, values));
+      for (const auto& r : *ineqs) above.push_back(drop(r, values));
+      for (size_t q = 0; q < nq; ++q) {
+        if (vars[q].first == vars[q].last) continue;
+        std::vector<int64_t> low = vars[q].e, high(vars[q].e.size());
+        low[0] -= vars[q].m * values[q];  // e - m v >= 0
+        for (size_t i = 0; i < high.size(); ++i) high[i] = -vars[q].e[i];
+        high[0] += vars[q].m * values[q] + vars[q].m - 1;  // m v + m - 1 - e >= 0
+        above.push_back(std::move(low));
+        above.push_back(std::move(high));
+      }
+      isl_ctx* ctx = space.ctx().get();
+      auto matrix = [&](const std::vector<std::vector<int64_t>>& rows) {
+        isl_mat* m = isl_mat_alloc(ctx, static_cast<unsigned>(rows.size()), static_cast<unsigned>(1 + np + nd));
+        for (size_t r = 0; r < rows.size(); ++r)
+          for (size_t j = 0; j < 1 + np + nd; ++j) {
+            ok = ok && rows[r][j] > INT32_MIN && rows[r][j] < INT32_MAX;
+            m = isl_mat_set_element_si(m, static_cast<int>(r), static_cast<int>(j), static_cast<int>(rows[r][j]));
+          }
+        return m;
+      };
+      isl::basic_set piece = isl::manage(isl_basic_set_from_constraint_matrices(space.copy(), matrix(equal), matrix(above), isl_dim_cst,
+                                                                               isl_dim_param, isl_dim_set, isl_dim_div));
+      if (ok && isl_basic_set_is_empty(piece.get()) != isl_bool_true) out = out.unite(isl::set(piece));
+    }
+  }
+  isl_basic_set_list_free(list);
+  return ok ? out.coalesce() : s;
 }
 
 isl::pw_multi_aff arch_builder::index_on(const local_frame& f, const access_ref& a) const {

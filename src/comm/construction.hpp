@@ -77,12 +77,19 @@ public:
     isl::set domain;
     isl::pw_multi_aff instance;
     bool whole = true;  // domain is the instance function's domain (not restricted since)
+    std::vector<std::pair<int64_t, int64_t>> box;  // per dimension, the range its points lie in (unbounded: INT64_MIN, INT64_MAX)
     std::shared_ptr<std::map<std::pair<statement_id, int>, isl::pw_multi_aff>> indices;
   };
   local_frame frame_of(const statement_info& s, const std::vector<pe_coordinate>& pe, const std::string& tuple) const;
   mutable std::map<std::tuple<statement_id, std::vector<std::pair<int, int64_t>>, std::string>, local_frame> frames_;
   /// The frame's points whose instance lies in x (a set of the statement's instances).
   isl::set frame_points(const local_frame& f, const isl::set& x) const;
+  /// s (a set over frame f) without the existential variables the frame's box gives one value,
+  /// or two (then the conjunction is split in two): s itself when one takes more or depends on
+  /// another.
+  isl::set without_box_divs(const isl::set& s, const local_frame& f) const;
+  /// The range of a parameter (by name) over every frame, or null.
+  const std::pair<int64_t, int64_t>* param_range(const char* name) const;
   /// Access a's stored index as a function of frame f (on the instance function's domain).
   isl::pw_multi_aff index_on(const local_frame& f, const access_ref& a) const;
   /// Where access a's element at each point of frame f lies in a buffer whose box starts at
@@ -153,6 +160,12 @@ std::vector<int64_t> box_extents(const isl::set& elements);
 /// The origin of a set of elements with parameters: each dimension's lower bound, a function of
 /// the parameters.
 std::vector<isl::pw_aff> box_origin(const isl::set& elements);
+
+/// s without the existential variables whose values the box (per parameter, then per
+/// dimension, the range the points of s lie in; INT64_MIN and INT64_MAX: unbounded) gives one
+/// value, or two (then the conjunction is split in two, each with its value); s itself when a
+/// variable takes more, depends on another, or is over an unbounded variable. Equal to s on the box.
+isl::set without_box_divs(const isl::set& s, const std::vector<std::pair<int64_t, int64_t>>& box);
 
 /// The same without isl's parametric minimum, for one conjunction without existential variables
 /// whose dimensions each have an equality or a unit lower bound over the parameters that is at

@@ -75,3 +75,34 @@ TEST_CASE("box origin: bounds the box cannot order, strides and scaled bounds ar
   none("[t0] -> { [i, j] : i >= j and 0 <= j <= 3 and i <= 8 + t0 }", {{0, 5}});
   none("[t0] -> { [i] : 0 <= i <= 3 or 6 + t0 <= i <= 9 }", {{0, 5}});
 }
+
+TEST_CASE("box divisions: existential variables the box fixes are replaced, and the set is the same on the box") {
+  ctx_holder h;
+  auto check = [&](const char* text, const ranges& box, bool removed) {
+    INFO(text);
+    isl::set s = isl::manage(isl_set_read_from_str(h.ctx, text));
+    isl::set out = without_box_divs(s, box);
+    CHECK((isl_set_involves_locals(out.get()) != isl_bool_true) == removed);
+    // Equal on the box.
+    isl_set* b = isl_set_universe(isl_set_get_space(s.get()));
+    size_t np = static_cast<size_t>(isl_set_dim(s.get(), isl_dim_param));
+    for (size_t i = 0; i < box.size(); ++i) {
+      isl_dim_type t = i < np ? isl_dim_param : isl_dim_set;
+      unsigned pos = static_cast<unsigned>(i < np ? i : i - np);
+      if (box[i].first != INT64_MIN) b = isl_set_lower_bound_si(b, t, pos, static_cast<int>(box[i].first));
+      if (box[i].second != INT64_MAX) b = isl_set_upper_bound_si(b, t, pos, static_cast<int>(box[i].second));
+    }
+    isl::set on_box = isl::manage(b);
+    CHECK(isl_set_is_equal(out.intersect(on_box).get(), s.intersect(on_box).get()) == isl_bool_true);
+  };
+  // One value: the tile's first element.
+  check("[t1] -> { [i0, i1] : (i0) mod 513 = 0 and -513t1 < i0 <= 512 and 0 <= i0 and 0 <= i1 <= 3 }", {{0, 1}, {0, 512}, {0, 3}},
+        true);
+  // Two values (split): the tile's last element, and all but the first with the initial one.
+  check("[t1] -> { [i0] : (1 + i0) mod 513 = 0 and 0 <= i0 <= 512 and i0 <= 1024 - 513t1 }", {{0, 1}, {0, 512}}, true);
+  check("[t1] -> { [i0] : 0 <= i0 <= 512 and i0 > -513t1 and 513*floor((-1 + i0)/513) >= -512 + i0; [0] : t1 = 0 }",
+        {{0, 1}, {0, 512}}, true);
+  // Three values or more, and an unbounded dimension: kept.
+  check("{ [i0] : (i0) mod 4 = 0 and 0 <= i0 <= 15 }", {{0, 15}}, false);
+  check("{ [i0, i1] : (i1) mod 4 = 0 and 0 <= i0 <= 3 }", {{0, 3}, {INT64_MIN, INT64_MAX}}, false);
+}
