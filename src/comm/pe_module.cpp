@@ -113,6 +113,7 @@ void arch_builder::build_pe() {
   for (const auto& w : routes_.writes) add_local(w);
   std::map<tensor_id, std::vector<isl::pw_aff>> origin;
   for (auto& [t, elements] : footprint) {
+    elements = elements.coalesce();  // the reads' and writes' elements: one conjunction (its origin with integers)
     // A buffer that lives across tiles keeps each element in one place in all of them: its box
     // is the union of theirs, not each tile's own (a partial tile of a guarded design touches
     // fewer elements, so its own box would start elsewhere).
