@@ -55,7 +55,7 @@ expr fifo_bram18k_of(const expr& bits, const expr& depth) {
 expr fifo_ff_of(const expr& bits, const expr& depth) { return expr(5) + positive(bits * depth - expr(512)) * (bits + expr(5)); }
 
 fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const std::vector<symbolic_module>& modules,
-                               const std::function<expr(int kind)>& tokens) {
+                               const std::vector<expr>& hops, const std::function<expr(int kind)>& tokens) {
   fifo_storage out;
   std::vector<partial_sum_chain> chains = partial_sum_chains(a);
   if (chains.empty()) return out;
@@ -64,13 +64,13 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
                             a.design->name(), chains.size()));
   const partial_sum_chain& c = chains.front();
   // Per (input module kind, its port toward the PEs): the hops of the PEs its FIFOs feed.
-  std::map<std::pair<int, int>, std::set<int64_t>> hops;
+  std::map<std::pair<int, int>, std::set<int64_t>> places;
   for (const auto& f : a.fifos)
     if (f.consumer_kind == 0 && a.modules.at(static_cast<size_t>(f.producer_kind)).role == module_role::io_in)
-      hops[{f.producer_kind, f.producer_port}].insert(
+      places[{f.producer_kind, f.producer_port}].insert(
           partial_sum_place(a, chains, a.pe().instances.at(static_cast<size_t>(f.consumer_instance))));
   expr grid = s.grid(static_cast<size_t>(c.dim));
-  for (const auto& [key, at_template] : hops) {
+  for (const auto& [key, at_template] : places) {
     auto [k, port] = key;
     auto [lo, hi] = hop_range(a.modules.at(static_cast<size_t>(k)), c, at_template, a.pe_grid.at(static_cast<size_t>(c.dim)), grid);
     if (hi.is_constant(0)) continue;  // every FIFO at the chain's head: 2 deep
@@ -80,7 +80,7 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
     // empty: one PE along the chain).
     expr per_place = modules.at(static_cast<size_t>(k)).instances * q.present / model::max(expr(1), hi - lo + expr(1));
     expr hop = expr::index(0, "hop");
-    expr depth = expr(2) + hop * tokens(k);
+    expr depth = expr(2) + hop * model::min(tokens(k), hops.at(static_cast<size_t>(c.dim)));
     out.bram18k = out.bram18k + per_place * model::sum(hop, lo, hi, fifo_bram18k_of(bits, depth));
     out.ff = out.ff + per_place * model::sum(hop, lo, hi, fifo_ff_of(bits, depth) - fifo_ff_of(bits, expr(2)));
   }

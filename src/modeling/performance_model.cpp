@@ -103,12 +103,13 @@ public:
       for (const auto& q : m.ports)
         if (q.input) ff = ff + m.instances * q.present * fifo_ff_of(q.lanes * expr(static_cast<double>(bits_of(q.element))));
     }
-    modeling::fifo_storage deep = modeling::deep_fifo_storage(a, s_, sym_.modules, [&](int k) { return tokens_per_tile(a, k); });
-    if (!deep.bram18k.is_constant(0)) bram = bram + deep.bram18k;
-    if (!deep.ff.is_constant(0)) ff = ff + deep.ff;
     for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
     modeling::pe_frame pe = frame_of_pe(a);
     std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
+    modeling::fifo_storage deep =
+        modeling::deep_fifo_storage(a, s_, sym_.modules, hops, [&](int k) { return tokens_per_tile(a, k); });
+    if (!deep.bram18k.is_constant(0)) bram = bram + deep.bram18k;
+    if (!deep.ff.is_constant(0)) ff = ff + deep.ff;
     modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
     frame_.pe_tile = timings.front().step;
     modeling::set_wavefronts(a, s_, hops, timings);
