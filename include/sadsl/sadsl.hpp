@@ -26,6 +26,7 @@
 #include "sadsl/tune/tune.hpp"
 #include "sadsl/comm/architecture.hpp"
 #include "sadsl/comm/executor.hpp"
+#include "sadsl/comm/fifo_depths.hpp"
 #include "sadsl/driver/compile.hpp"
 #include "sadsl/driver/odyssey_models.hpp"
 #include "sadsl/driver/compiler_models.hpp"

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "construction.hpp"
+#include "sadsl/comm/fifo_depths.hpp"
 #include "isl_util.hpp"
 #include "sadsl/error.hpp"
 
@@ -86,6 +87,7 @@ architecture arch_builder::build() {
   build_tiles();
   build_layouts();
   place_buffers();
+  size_fifos(out_);
   return std::move(out_);
 }
 

@@ -18,6 +18,7 @@
 // the sum over phases whenever one module is the longest in every phase it runs in.
 #include "latency.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "sadsl/error.hpp"
@@ -75,9 +76,12 @@ expr after_last(tile_range r, const expr& n) {
   return 0;
 }
 
-// One module within one phase it runs in.
+// One module within one phase it runs in. An input module's main runs from the phase's start
+// (its fill, then its steps); `start` is when its data let the last PE start the phase's first
+// tile (its fill, less its stagger, and the hops after the first PE). The PEs and the modules
+// that wait for them add the latest start of the inputs that run to their own steps.
 struct in_phase {
-  expr prologue, main, epilogue;
+  expr start, main, epilogue;
 };
 
 // The terms below are written so that the exact search can bound them (tune/bound.cpp): sums
@@ -104,8 +108,9 @@ in_phase within_phase(const tile_frame& f, const module_timing& m) {
   // A module that runs in no tile of the phase (a range of n - 1 tiles when n = 1) costs nothing.
   auto when_present = [&](const expr& x) { return every_tile ? x : model::min(expr(1), runs) * x; };
   in_phase out;
-  out.main = when_present(steps + m.wavefront);
-  if (m.role == model::module_role::input) out.prologue = when_present(m.fill);
+  bool input = m.role == model::module_role::input;
+  out.main = when_present(input ? m.fill + steps + m.wavefront : steps);
+  if (input) out.start = when_present(m.fill + m.wavefront);
   if (m.role == model::module_role::output) out.epilogue = when_present(m.drain);
   return out;
 }
@@ -156,7 +161,7 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
     out[i].name = modules[i].name;
     out[i].role = modules[i].role;
   }
-  std::vector<expr> main(modules.size(), expr(0)), prologue = main, epilogue = main;
+  std::vector<expr> main(modules.size(), expr(0)), epilogue = main;
   std::vector<phase_class> classes = phase_classes(frame);
   std::erase_if(classes, [](const phase_class& c) { return c.phases.is_constant(0); });
   // A module that runs in every phase costs its own times once per phase: phases x own, which the
@@ -167,33 +172,52 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
   std::vector<bool> everywhere(modules.size(), true);
   for (size_t i = 0; i < modules.size(); ++i)
     for (const phase_class& c : classes) everywhere[i] = everywhere[i] && runs_in(frame, modules[i], c);
+  auto input = [&](size_t i) { return modules[i].role == model::module_role::input; };
+  auto take = [](std::optional<expr>& acc, const expr& x) { acc = acc ? model::max(*acc, x) : x; };
+  // The inputs' latest start in each class; the PEs and the modules that wait for them add it.
+  std::vector<std::optional<expr>> starts;
   for (const phase_class& c : classes) {
-    // The phase's own prologue, main and epilogue: the longest of the modules that run in it.
+    std::optional<expr> start;
+    for (size_t i = 0; i < modules.size(); ++i)
+      if (input(i) && runs_in(frame, modules[i], c)) take(start, own[i].start);
+    starts.push_back(start);
+  }
+  auto main_in = [&](size_t i, size_t c) { return input(i) ? own[i].main : own[i].main + starts[c].value_or(modules[i].wavefront); };
+  bool one_start = std::all_of(starts.begin(), starts.end(), [&](const auto& s) { return s && starts.front() && s->same_as(*starts.front()); });
+  // The latest start of the inputs that run in every phase: each class's start is at least that.
+  std::optional<expr> every_start;
+  for (size_t i = 0; i < modules.size(); ++i)
+    if (input(i) && everywhere[i]) take(every_start, own[i].start);
+  std::vector<expr> waits(modules.size(), expr(0));
+  for (size_t c = 0; c < classes.size(); ++c) {
+    // The phase's own main and epilogue: the longest of the modules that run in it.
     std::vector<bool> runs;
-    std::optional<expr> p, mm, e;
-    auto take = [](std::optional<expr>& acc, const expr& x) { acc = acc ? model::max(*acc, x) : x; };
+    std::optional<expr> mm, e;
     for (size_t i = 0; i < modules.size(); ++i) {
-      runs.push_back(runs_in(frame, modules[i], c));
+      runs.push_back(runs_in(frame, modules[i], classes[c]));
       if (!runs.back()) continue;
-      take(mm, own[i].main);
-      if (modules[i].role == model::module_role::input) take(p, own[i].prologue);
+      take(mm, main_in(i, c));
       if (modules[i].role == model::module_role::output) take(e, own[i].epilogue);
     }
     for (size_t i = 0; i < modules.size(); ++i) {
-      if (everywhere[i]) continue;
-      main[i] = main[i] + c.phases * (runs[i] ? own[i].main : mm.value_or(expr(0)));
-      prologue[i] = prologue[i] + c.phases * (runs[i] ? own[i].prologue : p.value_or(expr(0)));
-      epilogue[i] = epilogue[i] + c.phases * (runs[i] ? own[i].epilogue : e.value_or(expr(0)));
+      if (everywhere[i]) {
+        // The start part only (its own times are phases x own below), unless it is one for all.
+        if (!input(i) && !one_start) waits[i] = waits[i] + classes[c].phases * starts[c].value_or(modules[i].wavefront);
+        continue;
+      }
+      main[i] = main[i] + classes[c].phases * (runs[i] ? main_in(i, c) : mm.value_or(expr(0)));
+      epilogue[i] = epilogue[i] + classes[c].phases * (runs[i] ? own[i].epilogue : e.value_or(expr(0)));
     }
   }
   for (size_t i = 0; i < modules.size(); ++i) {
     if (everywhere[i]) {
-      main[i] = phases * own[i].main;
-      if (!own[i].prologue.is_constant(0)) prologue[i] = phases * own[i].prologue;
+      main[i] = main[i] + phases * (one_start && !input(i) ? own[i].main + *starts.front() : own[i].main);
+      // The same sum, as the exact search bounds it best: a sum of class weights (each 0 at some
+      // tiling) is bounded below by little, phases x a start by the product of the tile counts.
+      if (!waits[i].is_constant(0)) main[i] = main[i] + (every_start ? model::max(phases * *every_start, waits[i]) : waits[i]);
       if (!own[i].epilogue.is_constant(0)) epilogue[i] = phases * own[i].epilogue;
     }
     out[i].main = model::make_leaf(main[i]);
-    if (modules[i].role == model::module_role::input) out[i].prologue = model::make_leaf(prologue[i]);
     if (modules[i].role == model::module_role::output) out[i].epilogue = model::make_leaf(epilogue[i]);
   }
   return out;

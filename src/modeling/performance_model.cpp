@@ -9,10 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "fifo_storage.hpp"
 #include "latency.hpp"
 #include "part_cost.hpp"
 #include "pe_pipeline.hpp"
 #include "resources.hpp"
+#include "sadsl/comm/fifo_depths.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
 
@@ -104,6 +106,10 @@ public:
     for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
     modeling::pe_frame pe = frame_of_pe(a);
     std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
+    modeling::fifo_storage deep =
+        modeling::deep_fifo_storage(a, s_, sym_.modules, hops, [&](int k) { return tokens_per_tile(a, k); });
+    if (!deep.bram18k.is_constant(0)) bram = bram + deep.bram18k;
+    if (!deep.ff.is_constant(0)) ff = ff + deep.ff;
     modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
     frame_.pe_tile = timings.front().step;
     modeling::set_wavefronts(a, s_, hops, timings);
@@ -225,6 +231,22 @@ private:
       out.ports.push_back({q.name, q.input, q.element, lanes, q.tensor, present});
       if (q.input) out.fifos_in = out.fifos_in + out.instances * present;
     }
+  }
+
+  // The tokens per tile of input module kind k's PE-side part (comm's tokens_per_tile: its
+  // cycles at II 1 without pipeline depth), checked at the template.
+  expr tokens_per_tile(const architecture& a, int k) {
+    const module_kind& kind = a.modules.at(static_cast<size_t>(k));
+    const pipeline_timing one_per_cycle{1, 0};
+    std::optional<expr> most;
+    for (const auto& part : kind.parts) {
+      if (part.iterates != module_part::iteration::pe_frame) continue;
+      expr t = modeling::part_cost(part, part_dims(kind, part, false), one_per_cycle);
+      most = most ? model::max(*most, t) : t;
+    }
+    SADSL_INTERNAL_ASSERT(most.has_value(), "an input module that feeds the PEs has a part over the PE's frame");
+    check(fmt::format("design {}, module {}: tokens per tile", d_.name(), kind.name), *most, sadsl::tokens_per_tile(a, k));
+    return *most;
   }
 
   // fifo_ff for a FIFO of the default depth 2 (every FIFO's today) and tokens of `bits`: 5

@@ -58,6 +58,10 @@ int ff_per_operation(expr_op op, elem_type t) {
 
 int64_t fifo_ff(int64_t bits, int64_t depth) { return bits * depth <= 512 ? 5 : bits + 10; }
 
+int64_t fifo_bram18k(int64_t bits, int64_t depth) {
+  return bits * depth <= 1024 ? 0 : ceil_div(bits, 36) * ceil_div(depth, 512);
+}
+
 int64_t statement_dsp(const statement_info& s) { return over_operations(*s.record->value().node(), dsp_per_operation); }
 
 int64_t statement_ff(const statement_info& s) { return over_operations(*s.record->value().node(), ff_per_operation); }
@@ -106,7 +110,10 @@ resource_counts count_resources(const architecture& a) {
       out.uram += copies * buffer_uram(b);
       if (b.memory == memory_kind::registers) out.ff += copies * b.size() * bits_of(b.element);
     }
-  for (const auto& f : a.fifos) out.ff += fifo_ff(f.lanes * bits_of(f.element), f.depth);
+  for (const auto& f : a.fifos) {
+    out.ff += fifo_ff(f.lanes * bits_of(f.element), f.depth);
+    out.bram18k += fifo_bram18k(f.lanes * bits_of(f.element), f.depth);
+  }
   return out;
 }
 

@@ -212,7 +212,7 @@ TEST_CASE("timed: a FIFO too shallow to hold a token is reported as a deadlock")
 
 // CNN's [r,i] <[o,r,c],i> at 6 x 6 x 6 x 6 forwards partial sums along i; a partial sum stays in
 // a PE for the whole reduction below the band, so the input chains run tiles ahead of the last
-// PEs and FIFOs two tokens deep make them wait (docs/modeling.md). The peaks a run with deep FIFOs
+// PEs and FIFOs two tokens deep make them wait (docs/comm.md, "FIFO depths"). The peaks a run with deep FIFOs
 // records are depths at which nothing waits: the same cycles (3,625 at depth 2, 2,939 deep, 26 of
 // the 96 FIFOs above 2).
 TEST_CASE("timed: FIFOs as deep as a deep run's peaks make no writer wait") {
@@ -225,6 +225,7 @@ TEST_CASE("timed: FIFOs as deep as a deep run's peaks make no writer wait") {
                                           {}});
   timing_options o;
   o.fifo_peaks = true;
+  for (auto& f : a.fifos) f.depth = 2;  // not as the builder sizes them (fifo_depths_test.cpp)
   timed_result shallow = timed(a, k, o);
   for (auto& f : a.fifos) f.depth = 65536;
   timed_result deep = timed(a, k, o);

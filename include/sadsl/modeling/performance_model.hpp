@@ -35,7 +35,7 @@ struct modeling_options {
 model::design_model performance_model(const design& d, const modeling_options& options = {});
 
 /// Resources counted from a concrete architecture: DSPs of the PEs' operators, BRAM18K and URAM of
-/// every buffer of every module instance. The model's expressions must equal these exactly.
+/// every buffer of every module instance and BRAM18K of every FIFO (fifo_bram18k). The model's expressions must equal these exactly.
 struct resource_counts {
   int64_t dsp = 0;
   int64_t bram18k = 0;
@@ -58,6 +58,12 @@ int ff_per_operation(expr_op op, elem_type t);
 /// Flip-flops of a FIFO of `bits`-wide tokens and `depth` places (AutoSA's FIFO model: a shift
 /// register in LUTs with 5 control FFs up to 512 bits of storage, bits + 10 above).
 int64_t fifo_ff(int64_t bits, int64_t depth);
+
+/// BRAM18K blocks of a FIFO of `bits`-wide tokens and `depth` places: none up to 1024 bits of
+/// storage (shift registers: Vitis HLS's default auto_srl_max_bits, UG1399 config_storage),
+/// above that block RAM arranged as buffers are (512 x 36 each). Only the FIFOs deepened for
+/// partial-sum chains (comm/fifo_depths.hpp) get there.
+int64_t fifo_bram18k(int64_t bits, int64_t depth);
 
 /// Arithmetic operations per DSP slice and cycle when every DSP of a PE lane works: the
 /// operations of one instance of each statement that uses DSPs over their DSPs (MM fp32: 2 / 5;

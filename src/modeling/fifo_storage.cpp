@@ -1,0 +1,90 @@
+// The storage of the FIFOs deepened along partial-sum chains (fifo_storage.hpp).
+#include "fifo_storage.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "resources.hpp"
+#include "sadsl/comm/fifo_depths.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+// 1 where x > 0, else 0, for integral x.
+expr positive(const expr& x) { return model::min(expr(1), model::max(expr(0), x)); }
+
+// The hops from the chain's first PE of the PEs that an input module kind's FIFOs feed, as a
+// range lo..hi of the symbolic grid P along the chain. Its instances feed one place (a chain's
+// head, or a chain's last module), all but one (the other modules of a chain that runs along the
+// dim), or every place; the template (two or more PEs along every space loop) says which end.
+std::pair<expr, expr> hop_range(const module_kind& kind, const partial_sum_chain& c, const std::set<int64_t>& at_template,
+                                int64_t grid_at_template, const expr& grid) {
+  auto dim = std::find(kind.index_dims.begin(), kind.index_dims.end(), c.dim);
+  bool indexed = dim != kind.index_dims.end();
+  bool chained = dim == kind.index_dims.begin() && indexed && !kind.dram;
+  auto end = [&](int64_t hop) {
+    SADSL_INTERNAL_ASSERT(hop == 0 || hop == grid_at_template - 1, "an input module feeds a PE inside a partial-sum chain");
+    return hop == 0 ? expr(0) : grid - expr(1);
+  };
+  if (!indexed || (chained && kind.boundary)) {
+    SADSL_INTERNAL_ASSERT(at_template.size() == 1, "an input module kind feeds PEs at several places along a chain it is not indexed by");
+    expr hop = end(*at_template.begin());
+    return {hop, hop};
+  }
+  int64_t first = *at_template.begin(), last = *at_template.rbegin();
+  if (chained) {
+    SADSL_INTERNAL_ASSERT(static_cast<int64_t>(at_template.size()) == grid_at_template - 1, "a chain's modules feed all but one place");
+    return first == 0 ? std::pair{expr(0), grid - expr(2)} : std::pair{expr(1), grid - expr(1)};
+  }
+  SADSL_INTERNAL_ASSERT(first == 0 && last == grid_at_template - 1 && static_cast<int64_t>(at_template.size()) == grid_at_template,
+                        "an input module kind indexed by the chain's dim feeds every place");
+  return {expr(0), grid - expr(1)};
+}
+
+}  // namespace
+
+expr fifo_bram18k_of(const expr& bits, const expr& depth) {
+  return positive(bits * depth - expr(1024)) * model::ceil_div(bits, expr(36)) * model::ceil_div(depth, expr(512));
+}
+
+expr fifo_ff_of(const expr& bits, const expr& depth) { return expr(5) + positive(bits * depth - expr(512)) * (bits + expr(5)); }
+
+fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const std::vector<symbolic_module>& modules,
+                               const std::vector<expr>& hops, const std::function<expr(int kind)>& tokens) {
+  fifo_storage out;
+  std::vector<partial_sum_chain> chains = partial_sum_chains(a);
+  if (chains.empty()) return out;
+  if (chains.size() > 1)
+    throw error(fmt::format("design {}: partial sums flow along {} space loops; sadsl does not model the storage of its FIFOs yet",
+                            a.design->name(), chains.size()));
+  const partial_sum_chain& c = chains.front();
+  // Per (input module kind, its port toward the PEs): the hops of the PEs its FIFOs feed.
+  std::map<std::pair<int, int>, std::set<int64_t>> places;
+  for (const auto& f : a.fifos)
+    if (f.consumer_kind == 0 && a.modules.at(static_cast<size_t>(f.producer_kind)).role == module_role::io_in)
+      places[{f.producer_kind, f.producer_port}].insert(
+          partial_sum_place(a, chains, a.pe().instances.at(static_cast<size_t>(f.consumer_instance))));
+  expr grid = s.grid(static_cast<size_t>(c.dim));
+  for (const auto& [key, at_template] : places) {
+    auto [k, port] = key;
+    auto [lo, hi] = hop_range(a.modules.at(static_cast<size_t>(k)), c, at_template, a.pe_grid.at(static_cast<size_t>(c.dim)), grid);
+    if (hi.is_constant(0)) continue;  // every FIFO at the chain's head: 2 deep
+    const symbolic_port& q = modules.at(static_cast<size_t>(k)).ports.at(static_cast<size_t>(port));
+    expr bits = q.lanes * expr(static_cast<double>(bits_of(q.element)));
+    // The kind's instances are spread evenly over the places it feeds (none where the range is
+    // empty: one PE along the chain).
+    expr per_place = modules.at(static_cast<size_t>(k)).instances * q.present / model::max(expr(1), hi - lo + expr(1));
+    expr hop = expr::index(0, "hop");
+    expr depth = expr(2) + hop * model::min(tokens(k), hops.at(static_cast<size_t>(c.dim)));
+    out.bram18k = out.bram18k + per_place * model::sum(hop, lo, hi, fifo_bram18k_of(bits, depth));
+    out.ff = out.ff + per_place * model::sum(hop, lo, hi, fifo_ff_of(bits, depth) - fifo_ff_of(bits, expr(2)));
+  }
+  return out;
+}
+
+}  // namespace sadsl::modeling
