@@ -24,30 +24,6 @@ bool reduces_along(const architecture& a, const tensor_id& t, size_t d) {
   return false;
 }
 
-// Tiles that show every value a part's cycles can take: per tile loop its first, second and last
-// value (a module runs in all tiles, all but the first or the last, or only one of those; a
-// guarded design's partial tile is the last).
-std::vector<std::vector<int64_t>> sample_tiles(const architecture& a) {
-  std::vector<std::vector<int64_t>> all = phase_tiles(a, 0);
-  if (all.empty()) return all;
-  std::vector<std::set<int64_t>> values(all.front().size());
-  for (const auto& t : all)
-    for (size_t j = 0; j < t.size(); ++j) values[j].insert(t[j]);
-  std::vector<std::set<int64_t>> keep(values.size());
-  for (size_t j = 0; j < values.size(); ++j) {
-    keep[j].insert(*values[j].begin());
-    keep[j].insert(*std::next(values[j].begin(), values[j].size() > 1 ? 1 : 0));
-    keep[j].insert(*values[j].rbegin());
-  }
-  std::vector<std::vector<int64_t>> out;
-  for (const auto& t : all) {
-    bool sample = true;
-    for (size_t j = 0; j < t.size() && sample; ++j) sample = keep[j].count(t[j]) > 0;
-    if (sample) out.push_back(t);
-  }
-  return out;
-}
-
 // Walks a PE's compute part through one tile at II 1 without pipeline depth (part_cycles'
 // rules: a pipelined loop's iterations one cycle apart, each user node outside one a cycle) and
 // notes the cycle of the first read of port `in` and the first write of port `out`.
@@ -126,12 +102,14 @@ int64_t partial_sum_place(const architecture& a, const std::vector<partial_sum_c
 int64_t tokens_per_tile(const architecture& a, int kind) {
   const module_kind& k = a.modules.at(static_cast<size_t>(kind));
   SADSL_INTERNAL_ASSERT(k.role == module_role::io_in && k.buffered, "tokens_per_tile: a buffered input module kind");
-  std::vector<std::vector<int64_t>> tiles = sample_tiles(a);
+  // The first tile is a whole one (a guarded design's partial tiles come last), and an input that
+  // feeds PEs down a partial-sum chain runs in every tile.
+  std::vector<std::vector<int64_t>> first = phase_tiles(a, 0, 1);
+  SADSL_INTERNAL_ASSERT(!first.empty(), "tokens_per_tile: a phase without tiles");
   int64_t most = 0;
-  for (size_t p = 0; p < k.parts.size(); ++p) {
-    if (k.parts[p].iterates != module_part::iteration::pe_frame) continue;
-    for (int64_t c : most_part_cycles(a, kind, static_cast<int>(p), tiles, pipeline_timing{1, 0})) most = std::max(most, c);
-  }
+  for (size_t p = 0; p < k.parts.size(); ++p)
+    if (k.parts[p].iterates == module_part::iteration::pe_frame)
+      most = std::max(most, part_cycles(a, kind, static_cast<int>(p), 0, first.front(), pipeline_timing{1, 0}));
   return most;
 }
 
@@ -151,7 +129,7 @@ int64_t partial_sum_hop(const architecture& a, const partial_sum_chain& c) {
     break;
   }
   if (instance < 0) return 0;
-  std::vector<std::vector<int64_t>> tiles = phase_tiles(a, 0);
+  std::vector<std::vector<int64_t>> tiles = phase_tiles(a, 0, 1);
   SADSL_INTERNAL_ASSERT(!tiles.empty(), "partial_sum_hop: a phase without tiles");
   const std::vector<int64_t>& coords = pe.instances.at(static_cast<size_t>(instance));
   int64_t hop = 0;

@@ -30,9 +30,9 @@ std::vector<partial_sum_chain> partial_sum_chains(const architecture& a);
 /// summed over the chains.
 int64_t partial_sum_place(const architecture& a, const std::vector<partial_sum_chain>& chains, const std::vector<int64_t>& pe);
 
-/// The most tokens per tile the PE-side part of buffered input module kind `kind` writes (its
-/// cycles per tile at II 1 with no pipeline depth: one token per pipelined iteration), over the
-/// tiles of the first phase.
+/// The tokens the PE-side part of buffered input module kind `kind` writes in a tile (its cycles
+/// at II 1 with no pipeline depth: one token per pipelined iteration), at its first instance in
+/// the first tile, a whole one.
 int64_t tokens_per_tile(const architecture& a, int kind);
 
 /// The cycles a PE runs behind its upstream neighbour along the chain: from its first read of

@@ -31,5 +31,7 @@ std::vector<int64_t> most_part_cycles(const architecture& a, int kind, int part,
 
 /// The tiles of phase `phase` (an index into a.phases), in the order the modules run them.
 std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase);
+/// The first `most` of them (the walk stops there).
+std::vector<std::vector<int64_t>> phase_tiles(const architecture& a, size_t phase, size_t most);
 
 }  // namespace sadsl
