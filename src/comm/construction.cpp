@@ -451,11 +451,15 @@ isl::set without_box_divs(const isl::set& s, const std::vector<std::pair<int64_t
       for (size_t i = 0; i < np + nd && ok; ++i) {
         int64_t c = v.e[1 + i];
         if (c == 0) continue;
-        ok = box[i].first != INT64_MIN && box[i].second != INT64_MAX;
-        lo += c * (c > 0 ? box[i].first : box[i].second);
-        hi += c * (c > 0 ? box[i].second : box[i].first);
+        // An unbounded dimension, or a product or sum past 64 bits: left to isl.
+        int64_t at_lo = 0, at_hi = 0;
+        ok = box[i].first != INT64_MIN && box[i].second != INT64_MAX &&
+             !__builtin_mul_overflow(c, c > 0 ? box[i].first : box[i].second, &at_lo) &&
+             !__builtin_mul_overflow(c, c > 0 ? box[i].second : box[i].first, &at_hi) &&
+             !__builtin_add_overflow(lo, at_lo, &lo) && !__builtin_add_overflow(hi, at_hi, &hi);
       }
-      auto floor_div = [](int64_t a, int64_t m) { return a >= 0 ? a / m : -((-a + m - 1) / m); };
+      if (!ok) break;
+      auto floor_div = [](int64_t a, int64_t m) { return a >= 0 ? a / m : -((-(a + 1)) / m) - 1; };
       v.first = floor_div(lo, v.m);
       v.last = floor_div(hi, v.m);
       ok = ok && v.last - v.first <= 1;
