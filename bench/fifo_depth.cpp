@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,14 +27,6 @@ struct row {
   factor_values point;
 };
 
-// The space dim the PEs forward partial sums along: a network of a tensor the band writes.
-std::optional<int> reduction_dim(const design& d, const architecture& a) {
-  for (const auto& n : a.networks)
-    for (const auto& st : d.band->source->statements())
-      if (n.along && st.write.tensor->id() == n.tensor) return n.along;
-  return std::nullopt;
-}
-
 std::string point_text(const factor_values& point) {
   std::string out;
   for (const auto& [name, value] : point) out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
@@ -50,7 +43,8 @@ void measure(row& r) {
   }();
   design_point point = point_by_name(d, r.point);
   architecture a = build_architecture(d, {point, {}});
-  std::optional<int> along = reduction_dim(d, a);
+  std::vector<partial_sum_chain> chains = partial_sum_chains(a);
+  std::optional<int> along = chains.empty() ? std::nullopt : std::optional<int>(chains.front().dim);
   timing_options o;
   o.fifo_peaks = true;
   auto run = [&](const architecture& arch) {

@@ -522,21 +522,9 @@ isl::pw_multi_aff arch_builder::index_on(const local_frame& f, const access_ref&
     isl_pw_multi_aff* instance = isl_pw_multi_aff_set_tuple_id(f.instance.copy(), isl_dim_in,
                                                                isl_id_alloc(params_.ctx().get(), s.name().c_str(), nullptr));
     isl_pw_multi_aff* g = isl_pw_multi_aff_align_params(stored_index(a).release(), params_.copy());
-    if (isl_pw_multi_aff_n_piece(g) == 1) {
-      // Its domain, the statement's instances, holds the instance of every frame point already:
-      // the function alone spares pulling that domain back.
-      isl_multi_aff* only = nullptr;
-      isl_pw_multi_aff_foreach_piece(
-          g,
-          [](isl_set* domain, isl_multi_aff* ma, void* user) -> isl_stat {
-            isl_set_free(domain);
-            *static_cast<isl_multi_aff**>(user) = ma;
-            return isl_stat_ok;
-          },
-          &only);
-      isl_pw_multi_aff_free(g);
-      g = isl_pw_multi_aff_from_multi_aff(only);
-    }
+    // Its domain, the statement's instances, holds the instance of every frame point already:
+    // with one piece the function alone spares pulling that domain back.
+    if (isl_pw_multi_aff_n_piece(g) == 1) g = isl_pw_multi_aff_from_multi_aff(comm_isl::only_piece(g));
     it = f.indices->emplace(key, isl::manage(isl_pw_multi_aff_pullback_pw_multi_aff(g, instance))).first;
   }
   isl::id tuple = isl::manage(isl_set_get_tuple_id(f.domain.get()));

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 
 #include "exec_program.hpp"
 #include "sadsl/comm/part_cycles.hpp"

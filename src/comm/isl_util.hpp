@@ -32,6 +32,22 @@ inline isl_aff* only_piece(__isl_take isl_pw_aff* f) {
   return out;
 }
 
+/// The function of a pw_multi_aff with one piece (null otherwise), whatever that piece's domain.
+inline isl_multi_aff* only_piece(__isl_take isl_pw_multi_aff* f) {
+  isl_multi_aff* out = nullptr;
+  if (isl_pw_multi_aff_n_piece(f) == 1)
+    isl_pw_multi_aff_foreach_piece(
+        f,
+        [](isl_set* domain, isl_multi_aff* ma, void* user) -> isl_stat {
+          isl_set_free(domain);
+          *static_cast<isl_multi_aff**>(user) = ma;
+          return isl_stat_ok;
+        },
+        &out);
+  isl_pw_multi_aff_free(f);
+  return out;
+}
+
 /// S[x] -> name[affs(x)] for affs on the space of S, as a function.
 inline isl::multi_aff multi_aff_of(const isl::space& domain, const std::vector<isl::aff>& affs, const std::string& name) {
   isl_space* range = isl_space_add_dims(isl_space_set_from_params(isl_space_params(domain.copy())), isl_dim_set,
