@@ -10,13 +10,44 @@
 #include <sadsl/sadsl.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 
 namespace sadsl_examples {
 
-// `describe` builds the kernel (a DSL error there is reported like any other).
-inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>& describe) try {
+// Runs an example's body; a sadsl::error is reported as the user's, anything else as a bug.
+inline int report_errors(const std::function<int()>& body) try {
+  return body();
+} catch (const sadsl::error& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
+} catch (const sadsl::internal_error& e) {
+  std::fprintf(stderr, "internal error (a bug in sadsl, please report it): %s\n", e.what());
+  return 70;
+}
+
+// Writes a's HLS project into <temporary folder>/sadsl_<name>_csim, builds it with g++ against
+// sadsl's simulation headers and runs it sequentially, as Vitis csim; true when the testbench
+// prints PASSED against its plain loop nest. The testbench also prints each FIFO's token count
+// (the executor's numbers): they stay in csim.log there.
+inline bool csim_sequential(const sadsl::architecture& a, const std::string& name) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("sadsl_" + name + "_csim");
+  std::filesystem::remove_all(dir);
+  sadsl::hls_options o;
+  o.sim_include = std::filesystem::absolute(SADSL_SOURCE_DIR "/include/sadsl/sim").string();
+  sadsl::write_hls_project(a, dir, o);
+  std::printf("in %s:\n", dir.c_str());
+  std::fflush(stdout);
+  std::string log = (dir / "csim.log").string();
+  std::string cmd = "make -s -C " + dir.string() + " host && { " + (dir / "host").string() + " sequential > " + log +
+                    "; rc=$?; tail -n 1 " + log + "; exit $rc; }";
+  return std::system(cmd.c_str()) == 0;
+}
+
+// The flow of a kernel example, its errors not caught (run_flow below catches them).
+inline int flow(int argc, char** argv, const std::function<sadsl::kernel()>& describe) {
   using namespace sadsl;
   kernel k = describe();
   compile_options options;
@@ -46,12 +77,11 @@ inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>&
   for (const auto& s : r.steps) std::printf("  %-12s %8.3f s\n", s.name.c_str(), s.seconds);
   std::printf("wrote %s\n", options.output.c_str());
   return 0;
-} catch (const sadsl::error& e) {
-  std::fprintf(stderr, "error: %s\n", e.what());
-  return 1;
-} catch (const sadsl::internal_error& e) {
-  std::fprintf(stderr, "internal error (a bug in sadsl, please report it): %s\n", e.what());
-  return 70;
+}
+
+// `describe` builds the kernel (a DSL error there is reported like any other).
+inline int run_flow(int argc, char** argv, const std::function<sadsl::kernel()>& describe) {
+  return report_errors([&] { return flow(argc, argv, describe); });
 }
 
 }  // namespace sadsl_examples

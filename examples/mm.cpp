@@ -14,7 +14,7 @@
 // folder given as first argument); everything is deterministic. Then it C-simulates the tuned
 // design (g++ against sadsl's simulation headers, sequentially as Vitis csim) on a reduced
 // problem with the same tiling, in a temporary folder; `--no-csim` as third argument skips that.
-#include <sadsl/sadsl.hpp>
+#include "example_flow.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -38,25 +38,16 @@ bool csim_reduced(const kernel& mm, const compile_result& r) {
   };
   std::vector<int64_t> sizes = {t1("i_t1"), t1("j_t1"), t1("k_t1")};  // I, J, K: the order they were declared
   scoped_sizes reduced(mm, [&](int64_t n, int64_t) { return sizes[static_cast<size_t>(n)] * 3 / 2 + 1; });
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "sadsl_mm_csim";
-  std::filesystem::remove_all(dir);
-  hls_options o;
-  o.sim_include = std::filesystem::absolute(SADSL_SOURCE_DIR "/include/sadsl/sim").string();
-  write_hls_project(build_architecture(d, {point, {}, false}), dir, o);
-  std::printf("\nC simulation of %s at I, J, K = %lld, %lld, %lld (same tiling) in %s:\n", d.name().c_str(),
+  architecture a = build_architecture(d, {point, {}, false});
+  std::printf("\nC simulation of %s at I, J, K = %lld, %lld, %lld (same tiling) ", d.name().c_str(),
               static_cast<long long>(mm.params()[0].value()), static_cast<long long>(mm.params()[1].value()),
-              static_cast<long long>(mm.params()[2].value()), dir.c_str());
-  std::fflush(stdout);
-  // The testbench also prints each FIFO's token count (the executor's numbers): keep them in a log.
-  std::string log = (dir / "csim.log").string();
-  std::string cmd = "make -s -C " + dir.string() + " host && { " + (dir / "host").string() + " sequential > " + log +
-                    "; rc=$?; tail -n 1 " + log + "; exit $rc; }";
-  return std::system(cmd.c_str()) == 0;
+              static_cast<long long>(mm.params()[2].value()));
+  return sadsl_examples::csim_sequential(a, "mm");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) try {
+int run(int argc, char** argv) {
   kernel mm("mm");
   param I = mm.param("I", 1024), J = mm.param("J", 1024), K = mm.param("K", 1024);
   auto A = mm.input<float>("A", {I, K});
@@ -100,10 +91,8 @@ int main(int argc, char** argv) try {
     return 1;
   }
   return 0;
-} catch (const sadsl::error& e) {
-  std::fprintf(stderr, "error: %s\n", e.what());
-  return 1;
-} catch (const sadsl::internal_error& e) {
-  std::fprintf(stderr, "internal error (a bug in sadsl, please report it): %s\n", e.what());
-  return 70;
+}
+
+int main(int argc, char** argv) {
+  return sadsl_examples::report_errors([&] { return run(argc, argv); });
 }

@@ -1,0 +1,232 @@
+// LU decomposition without pivoting, A = L U (N x N fp32), written as the uniform recurrence that
+// AutoSA's LU example compiles: V carries the trailing matrix from one k to the next, U_tmp and
+// L_tmp carry a row of U along j and a column of L along i. The loop nest is triangular (j and i
+// start at k), so every design's partial tiles are guarded rather than zero-padded.
+//
+// sadsl does not build performance models of triangular designs yet (docs/modeling.md, "Open"),
+// so this example does not tune with a model: it ranks the designs by the timed simulation, the
+// oracle the models are checked against (comm/timed_simulation.hpp), at the problem size itself.
+// First every design at one tiling, then the best design at every tiling of powers of two that
+// fits the U250 (0.7 of its DSP and BRAM). It writes generated/lu/ (or the folder given as first
+// argument): polyhedral.txt, designs.txt, report.md (both rankings), tuned.json (the chosen design
+// and point, its simulated cycles, throughput and resources), architecture.txt, architecture.dot
+// and the chosen design's HLS project; then it C-simulates that project (g++ against sadsl's
+// simulation headers, sequentially as Vitis csim) at the problem size; `--no-csim` as second
+// argument skips that. Deterministic: the simulation is a pure function of the architecture.
+#include "example_flow.hpp"
+
+#include <sadsl/comm/dump.hpp>
+#include <sadsl/comm/timed_simulation.hpp>
+#include <sadsl/modeling/performance_model.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace sadsl;
+
+namespace {
+
+kernel describe_lu() {
+  kernel lu("lu");
+  param N = lu.param("N", 64);
+  auto A = lu.input<float>("A", {N, N});
+  auto L = lu.output<float>("L", {N, N});
+  auto U = lu.output<float>("U", {N, N});
+  auto prev_V = lu.local<float>("prev_V", {N, N});  // the trailing matrix as step k reads it
+  auto V = lu.local<float>("V", {N, N});            // ... and as step k leaves it
+  auto U_tmp = lu.local<float>("U_tmp", {N, N});    // row k of U, carried along j
+  auto L_tmp = lu.local<float>("L_tmp", {N, N});    // column k of L, carried along i
+  loop k("k", N), j("j", k, N), i("i", k, N);       // triangular: j and i start at k
+  under(j, [&] {
+    under(i, [&] {
+      if_(k == 0, [&] { prev_V(i, j) = A(i, j); }).else_([&] { prev_V(i, j) = V(i, j); });
+      if_(j == k, [&] {
+        U_tmp(i, j) = prev_V(i, j);
+        U(j, i) = U_tmp(i, j);
+      }).else_([&] {
+        U_tmp(i, j) = U_tmp(i, j - 1);
+        if_(i == k, [&] {
+          L_tmp(i, j) = prev_V(i, j) / U_tmp(i, j);
+          L(i, j) = L_tmp(i, j);
+        }).else_([&] { L_tmp(i, j) = L_tmp(i - 1, j); });
+        V(i, j) = prev_V(i, j) - L_tmp(i, j) * U_tmp(i, j);
+      });
+    });
+  });
+  return lu;
+}
+
+// One design at one tiling: its simulated cycles and what it uses.
+struct candidate {
+  size_t design = 0;
+  design_point point;
+  int64_t cycles = 0;
+  resource_counts used;
+  bool fits = false;
+};
+
+// Every first-level factor (LU's designs have no other) set to `t1` of its loop.
+design_point tiling(const design& d, const std::map<std::string, int64_t>& t1) {
+  design_point p;
+  for (const auto& f : d.factors) p[f.id] = t1.at(f.id.loop.name());
+  return p;
+}
+
+candidate simulate(const kernel& lu, const std::vector<design>& ds, size_t index, const design_point& point,
+                   const tune::device& device) {
+  candidate c;
+  c.design = index;
+  c.point = point;
+  architecture a = build_architecture(ds[index], {point, {}, false});
+  c.used = count_resources(a);
+  auto limits = device.limits();
+  c.fits = c.used.dsp <= limits.dsp && c.used.bram18k <= limits.bram18k && c.used.uram <= limits.uram;
+  if (!c.fits) return c;  // not simulated: it could not be built on the device
+  buffers data(lu);
+  data.randomize_inputs(1);
+  timing_options timing;  // II 1, no pipeline depth, FIFO latency 1 (the models' defaults)
+  timing.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e3 / device.clock_mhz;
+  c.cycles = simulate_timed(a, data, timing).cycles;
+  return c;
+}
+
+// Fewest cycles among those that fit; ties: fewer DSPs, then the earlier candidate.
+std::optional<size_t> fastest(const std::vector<candidate>& cs) {
+  std::optional<size_t> best;
+  for (size_t n = 0; n < cs.size(); ++n) {
+    if (!cs[n].fits) continue;
+    if (!best || cs[n].cycles < cs[*best].cycles || (cs[n].cycles == cs[*best].cycles && cs[n].used.dsp < cs[*best].used.dsp))
+      best = n;
+  }
+  return best;
+}
+
+std::string point_text(const design& d, const design_point& p) {
+  std::string out;
+  for (const auto& [f, v] : p) out += fmt::format("{}{}={}", out.empty() ? "" : " ", d.name_of(f), v);
+  return out;
+}
+
+std::string table(const std::vector<candidate>& cs, const std::vector<design>& ds, std::optional<size_t> best,
+                  const tune::workload& work, const tune::device& device) {
+  std::string out = "| design | point | cycles | GFLOP/s | DSP | BRAM18K | fits |\n|---|---|---:|---:|---:|---:|---|\n";
+  for (size_t n = 0; n < cs.size(); ++n) {
+    const candidate& c = cs[n];
+    double seconds = static_cast<double>(c.cycles) / (device.clock_mhz * 1e6);
+    if (!c.fits) {
+      out += fmt::format("| {} | {} | | | {} | {} | no |\n", ds[c.design].name(), point_text(ds[c.design], c.point), c.used.dsp,
+                         c.used.bram18k);
+      continue;
+    }
+    out += fmt::format("| {}{} | {} | {} | {:.1f} | {} | {} | yes |\n", ds[c.design].name(), best == n ? " (best)" : "",
+                       point_text(ds[c.design], c.point), c.cycles, work.operations / seconds / 1e9, c.used.dsp, c.used.bram18k);
+  }
+  return out;
+}
+
+void write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(dir);
+  std::filesystem::path tmp = dir / (name + ".tmp");
+  std::ofstream(tmp, std::ios::binary) << text;
+  std::filesystem::rename(tmp, dir / name);
+}
+
+nlohmann::ordered_json configuration(const design& d, const candidate& c, const kernel& lu, const tune::workload& work,
+                                     const tune::device& device) {
+  double seconds = static_cast<double>(c.cycles) / (device.clock_mhz * 1e6);
+  auto limits = device.limits();
+  nlohmann::ordered_json j;
+  j["design"] = d.name();
+  j["dataflow"] = d.dataflow();
+  std::vector<std::string> order;
+  for (const auto& l : d.tile_order) order.push_back(l.name());
+  j["tile_order"] = order;
+  j["chosen_by"] = "timed simulation (sadsl has no performance model of triangular designs yet)";
+  j["device"] = device.name;
+  for (const auto& p : lu.params()) j["problem"][p.name()] = p.value();
+  for (const auto& [f, v] : c.point) j["params"][d.name_of(f)] = v;
+  j["cycles"] = c.cycles;
+  j["seconds"] = seconds;
+  j["throughput"] = work.operations / seconds / 1e9;
+  j["throughput_unit"] = "GFLOP/s";
+  j["operations"] = work.operations;
+  j["dsp"] = c.used.dsp;
+  j["bram18k"] = c.used.bram18k;
+  j["uram"] = c.used.uram;
+  j["dsp_fraction"] = static_cast<double>(c.used.dsp) / device.dsp;
+  j["bram18k_fraction"] = static_cast<double>(c.used.bram18k) / device.bram18k;
+  j["fits"] = c.used.dsp <= limits.dsp && c.used.bram18k <= limits.bram18k;
+  return j;
+}
+
+int run(int argc, char** argv) {
+  kernel lu = describe_lu();
+  compile_options options;
+  options.output = argc > 1 ? argv[1] : "generated/lu";
+  // No model source: compile() builds the program and the designs, checks each design on a
+  // reduced instance with the interpreter and the executor, and writes polyhedral.txt and
+  // designs.txt; the ranking below stands in for the tuner.
+  compile_result r = compile(lu, options);
+  const std::vector<design>& ds = r.designs;
+  std::printf("lu: %zu designs, each verified by the interpreter and the architecture executor\n", ds.size());
+  const tune::device& device = options.device;
+
+  // 1. Every design at k, j, i tiles of 32: a 32 x 32 array for the two-dimensional designs.
+  std::vector<candidate> designs_at_32;
+  for (size_t n = 0; n < ds.size(); ++n)
+    designs_at_32.push_back(simulate(lu, ds, n, tiling(ds[n], {{"k", 32}, {"j", 32}, {"i", 32}}), device));
+  std::optional<size_t> best_design = fastest(designs_at_32);
+  if (!best_design) throw error("no LU design fits the device at tiles of 32");
+  const size_t chosen = designs_at_32[*best_design].design;
+
+  // 2. The fastest design at every tiling of 16, 32 and 64 per loop.
+  std::vector<candidate> tilings;
+  for (int64_t k : {16, 32, 64})
+    for (int64_t j : {16, 32, 64})
+      for (int64_t i : {16, 32, 64}) tilings.push_back(simulate(lu, ds, chosen, tiling(ds[chosen], {{"k", k}, {"j", j}, {"i", i}}), device));
+  std::optional<size_t> best_tiling = fastest(tilings);
+  const candidate& best = tilings.at(*best_tiling);
+
+  std::string report = fmt::format(
+      "# lu: {} designs ranked by the timed simulation on the {} (N = {})\n\n"
+      "sadsl has no performance model of triangular designs yet: each row is a timed simulation of the "
+      "design's architecture (II 1, FIFO latency 1, {:.0f} bytes per cycle per DRAM port) at the problem size.\n\n"
+      "## Every design at tiles of 32\n\n{}\n## {} at tiles of 16, 32 and 64\n\n{}",
+      ds.size(), device.name, lu.params()[0].value(), device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
+      table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device));
+  architecture a = build_architecture(ds[chosen], {best.point, {}, false});
+  auto config = configuration(ds[chosen], best, lu, r.work, device);
+  if (!options.output.empty()) {
+    write(options.output, "report.md", report);
+    write(options.output, "tuned.json", config.dump(2) + "\n");
+    write(options.output, "architecture.txt", dump_architecture(a));
+    write(options.output, "architecture.dot", architecture_dot(a));
+    hls_options hls;
+    hls.sim_include = "../../../include/sadsl/sim";  // from generated/lu/<design>/ (make csim)
+    write_hls_project(a, options.output / design_folder(ds[chosen]), hls);
+  }
+  for (const auto& s : r.steps) std::printf("  %-12s %8.3f s\n", s.name.c_str(), s.seconds);
+  std::printf("\n%s\nbest: %s, %lld cycles (timed simulation), %.1f GFLOP/s, %lld DSP\npoint: %s\nwrote %s\n", report.c_str(),
+              ds[chosen].name().c_str(), static_cast<long long>(best.cycles), config.value("throughput", 0.0),
+              static_cast<long long>(best.used.dsp), point_text(ds[chosen], best.point).c_str(), options.output.c_str());
+  if (argc > 2 && std::string(argv[2]) == "--no-csim") return 0;
+  std::printf("\nC simulation of the chosen design ");
+  if (!sadsl_examples::csim_sequential(a, "lu")) {
+    std::fprintf(stderr, "error: the C simulation of the chosen design failed\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return sadsl_examples::report_errors([&] { return run(argc, argv); });
+}
