@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +43,7 @@ void measure(row& r) {
   design_point point = point_by_name(d, r.point);
   architecture a = build_architecture(d, {point, {}});
   std::vector<partial_sum_chain> chains = partial_sum_chains(a);
-  std::optional<int> along = chains.empty() ? std::nullopt : std::optional<int>(chains.front().dim);
+  const int along = chains.empty() ? -1 : chains.front().dim;  // the first chain's space dim, -1: none
   timing_options o;
   o.fifo_peaks = true;
   auto run = [&](const architecture& arch) {
@@ -79,7 +78,7 @@ void measure(row& r) {
               static_cast<double>(shallow.cycles) / static_cast<double>(deep.cycles),
               static_cast<double>(sized.cycles) / static_cast<double>(deep.cycles), static_cast<long long>(deepened),
               static_cast<long long>(deepest), model_latency);
-  if (!along) return;
+  if (along < 0) return;
   // Peak tokens of the FIFOs from input modules into the PEs, per module kind and PE place along
   // the reduction loop.
   std::map<std::string, std::map<int64_t, std::pair<int64_t, int64_t>>> peaks;  // peak, generated depth
@@ -87,7 +86,7 @@ void measure(row& r) {
     const module_kind& consumer = a.modules[static_cast<size_t>(f.consumer_kind)];
     const module_kind& producer = a.modules[static_cast<size_t>(f.producer_kind)];
     if (consumer.role != module_role::pe || producer.role != module_role::io_in) continue;
-    int64_t place = consumer.instances[static_cast<size_t>(f.consumer_instance)][static_cast<size_t>(*along)];
+    int64_t place = consumer.instances[static_cast<size_t>(f.consumer_instance)][static_cast<size_t>(along)];
     auto& [peak, depth] = peaks[producer.name][place];
     peak = std::max(peak, deep.fifo_peak.at(f.name));
     depth = std::max(depth, f.depth);

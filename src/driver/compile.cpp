@@ -27,7 +27,7 @@ compile_result compile(const kernel& k, const compile_options& o) {
   if (o.verify) step("verify", [&] { return driver::verify_designs(k, r.designs, o); });
   r.work = step("operations", [&] { return driver::workload_of(*r.polyhedral); });
   if (o.models) step("models", [&] { return driver::design_spaces(r, o); });
-  if (r.spaces.empty()) r.not_tuned = o.models ? "no design has a performance model" : "no model source given";
+  if (r.spaces.empty()) r.not_tuned = o.models ? driver::none_modeled(r) : "no model source given";
   if (!r.spaces.empty()) r.tuning = step("tune", [&] { return tune::tune_designs(r.spaces, o.method, o.search); });
   if (r.tuning && !r.tuned()) r.not_tuned = "no design has a feasible point within the search's budget";
   if (r.tuned()) r.tuned_architecture = step("architecture", [&] {
@@ -105,6 +105,9 @@ std::string compile_result::report() const {
                        c.value("throughput", 0.0), c.value("dsp", 0.0), dsp_efficiency, c.value("bram18k", 0.0), c.value("uram", 0.0),
                        c.value("offchip_bytes", 0.0) / 1e6, found.cut_off ? "cut off" : c.value("proven_optimal", false) ? "yes" : "no");
   }
+  // The designs without a model, and why.
+  for (size_t d = 0; d < not_modeled.size(); ++d)
+    if (!not_modeled[d].empty()) out += fmt::format("| {} | not modeled: {} | | | | | | | |\n", designs[d].name(), not_modeled[d]);
   return out;
 }
 

@@ -10,8 +10,10 @@ model_source compiler_models(const modeling_options& options) {
   return model_source::concurrent([options](const design& d) -> std::optional<model::design_model> {
     try {
       return performance_model(d, options);
-    } catch (const error&) {
-      return std::nullopt;  // outside what the builder models yet: the design is not tuned
+    } catch (const no_model&) {
+      throw;
+    } catch (const error& e) {
+      throw no_model(e.what());  // outside what the builder models yet: the design is not tuned
     }
   });
 }

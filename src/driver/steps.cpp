@@ -76,9 +76,11 @@ void design_spaces(compile_result& r, const compile_options& o) {
   std::vector<model::design_model> models;
   std::vector<std::map<param_id, int64_t>> sizes;
   std::vector<size_t> modeled;
-  std::vector<std::optional<model::design_model>> made = design_models(r.designs, o.models, o.designs, o.threads);
+  std::vector<std::optional<model::design_model>> made =
+      design_models(r.designs, o.models, o.designs, o.threads, &r.not_modeled);
   for (size_t d = 0; d < r.designs.size(); ++d) {
     std::optional<model::design_model>& m = made[d];
+    if (!m && r.not_modeled[d].empty()) r.not_modeled[d] = "the model source has none";
     if (!m) continue;
     std::map<param_id, int64_t> own;
     for (const auto& p : m->params)
@@ -109,6 +111,18 @@ std::optional<symbolic_architecture> symbolic_or_why(const design& d, std::strin
   }
 }
 
+std::string none_modeled(const compile_result& r) {
+  std::string out = "no design has a performance model";
+  for (size_t d = 0; d < r.not_modeled.size(); ++d) {
+    const std::string& why = r.not_modeled[d];
+    if (why.empty() || why == "the model source has none") continue;
+    std::string name = r.designs.at(d).name();
+    bool named = why.rfind("design " + name, 0) == 0;  // the builder's messages often start so
+    return out + " (" + (named ? why : "design " + name + ": " + why) + ")";
+  }
+  return out;
+}
+
 std::string symbolic_text(const design& d, const std::optional<symbolic_architecture>& a, const std::string& why) {
   if (a) return to_string(*a);
   return fmt::format("symbolic architecture of {}: not built: {}\n", d.name(), why);
@@ -119,10 +133,18 @@ std::string symbolic_text(const design& d, const std::optional<symbolic_architec
 namespace sadsl {
 
 std::vector<std::optional<model::design_model>> design_models(const std::vector<design>& ds, const model_source& source,
-                                                              const design_options& options, unsigned threads) {
+                                                              const design_options& options, unsigned threads,
+                                                              std::vector<std::string>* why) {
   std::vector<std::optional<model::design_model>> made(ds.size());
-  driver::for_each_design(ds, options, source.is_concurrent() ? threads : 1,
-                          [&](size_t d, const design& twin) { made[d] = source(twin); });
+  std::vector<std::string> reasons(ds.size());
+  driver::for_each_design(ds, options, source.is_concurrent() ? threads : 1, [&](size_t d, const design& twin) {
+    try {
+      made[d] = source(twin);
+    } catch (const no_model& e) {
+      reasons[d] = e.what();
+    }
+  });
+  if (why) *why = std::move(reasons);
   return made;
 }
 

@@ -51,6 +51,10 @@ void design_spaces(compile_result& r, const compile_options& o);
 /// sadsl cannot build it (a design tuned with another tool's models).
 std::optional<symbolic_architecture> symbolic_or_why(const design& d, std::string& why);
 
+/// Why nothing was tuned when no design has a model: "no design has a performance model", with
+/// the first design's reason (compile_result::not_modeled) when the source gave one.
+std::string none_modeled(const compile_result& r);
+
 /// symbolic_architecture.txt: the text of `a`, or why there is none.
 std::string symbolic_text(const design& d, const std::optional<symbolic_architecture>& a, const std::string& why);
 

@@ -567,6 +567,10 @@ void read_template(const design& d, const modeling_options& options, model::desi
                             options.dram_bytes_per_cycle));
   m.name = d.name();
   m.source = "sadsl";
+  {  // what the symbols cannot express (triangular extents) is refused before the template is built
+    model::design_model scratch;
+    symbols early(d, scratch);
+  }
   const kernel& k = d.band->source->kernel();
   // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
   // the template factors. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:

@@ -64,6 +64,45 @@ TEST_CASE("a model source with no model for any design") {
   CHECK(step_names(r).back() == "models");
 }
 
+TEST_CASE("a design sadsl's compiler cannot model says why") {
+  kernel k = catalog::lu_uniform();  // triangular: j and i start at k
+  compile_options o;
+  o.verify = false;
+  o.models = compiler_models();
+  compile_result r = compile(k, o);
+  CHECK_FALSE(r.tuned());
+  REQUIRE(r.not_modeled.size() == r.designs.size());
+  for (const auto& why : r.not_modeled) CHECK_FALSE(why.empty());
+  CHECK(r.not_modeled.front() == "the extent of loop j (N - k) depends on loop k: sadsl does not model triangular loop nests yet");
+  CHECK(r.not_tuned == "no design has a performance model (design " + r.designs.front().name() +
+                           ": the extent of loop j (N - k) depends on loop k: sadsl does not model triangular loop nests yet)");
+}
+
+TEST_CASE("a model source's reason for no model goes into the result and the report") {
+  kernel k = catalog::fir();
+  k.get_param("N").set(64);
+  compile_options o;
+  o.verify = false;
+  o.search.seconds = 0;
+  model_source own = compiler_models();
+  std::string first;
+  o.models = [&](const design& d) -> std::optional<model::design_model> {
+    if (first.empty()) first = d.name();
+    if (d.name() == first) throw no_model("not this one");
+    return own(d);
+  };
+  compile_result r = compile(k, o);
+  REQUIRE(r.tuned());
+  CHECK(r.spaces.size() + 1 == r.designs.size());
+  CHECK(r.not_modeled.front() == "not this one");
+  CHECK(r.report().find("| " + first + " | not modeled: not this one | | | | | | | |\n") != std::string::npos);
+  // Without a reason: "the model source has none".
+  o.models = [](const design&) -> std::optional<model::design_model> { return std::nullopt; };
+  compile_result none = compile(k, o);
+  CHECK(none.not_modeled.back() == "the model source has none");
+  CHECK(none.not_tuned == "no design has a performance model");
+}
+
 TEST_CASE("the workload counts the kernel's own operations") {
   kernel k = catalog::cnn();
   compile_options o;

@@ -42,8 +42,17 @@
 
 namespace sadsl {
 
+/// Thrown by a model source for a design it has no model of, saying why (compiler_models():
+/// the builder's reason, e.g. triangular loops): the design is not tuned and the reason is kept
+/// (compile_result::not_modeled). Any other error from a source stops the flow.
+class no_model : public error {
+public:
+  using error::error;
+};
+
 /// Where the designs' performance models come from: a function giving a design's model, or
-/// std::nullopt when there is none (the design is not tuned). Every parameter must carry its origin
+/// std::nullopt (or a no_model thrown, with the reason) when there is none (the design is not
+/// tuned). Every parameter must carry its origin
 /// (problem size, factor or pack of this kernel).
 ///
 /// A plain function is called on the calling thread, once per design, with the designs of the
@@ -117,7 +126,11 @@ struct compile_result {
   std::vector<tune::design_space> spaces;
   std::vector<size_t> space_design;
   std::optional<tune::multi_result> tuning;
-  /// Why nothing was tuned ("" when something was).
+  /// Per design (as `designs`), when a model source was given: why it has no model ("" when it
+  /// has one; the source's no_model message, or "the model source has none").
+  std::vector<std::string> not_modeled;
+  /// Why nothing was tuned ("" when something was): with a model source and no model, the first
+  /// design's reason.
   std::string not_tuned;
   /// The tuned design's architecture at the tuned point.
   std::optional<architecture> tuned_architecture;
@@ -149,9 +162,12 @@ compile_result compile(const kernel& k, const compile_options& options = {});
 /// threads (0: one per hardware thread) when the source is concurrent, on the calling thread
 /// otherwise. ds are designs(k, options) of one kernel k, or some of them: a helper thread finds
 /// each design's twin among designs(copy of k, options) by its description (design::str()); one
-/// without a twin is modelled on the calling thread. The first error, in design order, is rethrown.
+/// without a twin is modelled on the calling thread. A no_model thrown by the source is that
+/// design's std::nullopt, its message stored in (*why)[index] when `why` is given ("" elsewhere);
+/// the first other error, in design order, is rethrown.
 std::vector<std::optional<model::design_model>> design_models(const std::vector<design>& ds, const model_source& source,
-                                                              const design_options& options = {}, unsigned threads = 0);
+                                                              const design_options& options = {}, unsigned threads = 0,
+                                                              std::vector<std::string>* why = nullptr);
 
 /// A folder name for design d: its space loops, then its tile order, loop names joined by '_'
 /// ("[i,j] <[i,j],k>" -> "i_j-i_j_k").

@@ -1,7 +1,8 @@
 #pragma once
 // The model source of sadsl's own compiler: each design's performance model read off its
-// architecture (modeling/performance_model.hpp). A design the builder cannot model yet (it says
-// why in sadsl::error) gets no model and is not tuned.
+// architecture (modeling/performance_model.hpp). A design the builder cannot model yet gets no
+// model and is not tuned: the source throws no_model with the builder's reason, which compile()
+// keeps (compile_result::not_modeled, not_tuned, the report).
 #include "sadsl/driver/compile.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 
