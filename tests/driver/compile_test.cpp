@@ -68,6 +68,7 @@ TEST_CASE("a design sadsl's compiler cannot model says why") {
   kernel k = catalog::lu_uniform();  // triangular: j and i start at k
   compile_options o;
   o.verify = false;
+  o.threads = 1;
   o.models = compiler_models();
   compile_result r = compile(k, o);
   CHECK_FALSE(r.tuned());
