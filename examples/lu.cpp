@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -131,17 +132,20 @@ std::string table(const std::vector<candidate>& cs, const std::vector<design>& d
   return out;
 }
 
+// dir/name replaced atomically (a temporary file, then a rename).
 void write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
   std::filesystem::create_directories(dir);
   std::filesystem::path tmp = dir / (name + ".tmp");
-  std::ofstream(tmp, std::ios::binary) << text;
+  std::ofstream out(tmp, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw error(fmt::format("cannot write {}", tmp.string()));
   std::filesystem::rename(tmp, dir / name);
 }
 
 nlohmann::ordered_json configuration(const design& d, const candidate& c, const kernel& lu, const tune::workload& work,
                                      const tune::device& device) {
   double seconds = static_cast<double>(c.cycles) / (device.clock_mhz * 1e6);
-  auto limits = device.limits();
   nlohmann::ordered_json j;
   j["design"] = d.name();
   j["dataflow"] = d.dataflow();
@@ -162,7 +166,7 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   j["uram"] = c.used.uram;
   j["dsp_fraction"] = static_cast<double>(c.used.dsp) / device.dsp;
   j["bram18k_fraction"] = static_cast<double>(c.used.bram18k) / device.bram18k;
-  j["fits"] = c.used.dsp <= limits.dsp && c.used.bram18k <= limits.bram18k;
+  j["fits"] = c.fits;
   return j;
 }
 
@@ -195,6 +199,7 @@ int run(int argc, char** argv) {
     for (int64_t j : {16, 32, 64})
       for (int64_t i : {16, 32, 64}) tilings.push_back(simulate(lu, ds, chosen, tiling(ds[chosen], {{"k", k}, {"j", j}, {"i", i}}), device));
   std::optional<size_t> best_tiling = fastest(tilings);
+  SADSL_INTERNAL_ASSERT(best_tiling.has_value(), "the tiling of the first ranking is among the second's");
   const candidate& best = tilings.at(*best_tiling);
 
   std::string report = fmt::format(
