@@ -50,6 +50,26 @@ expr full_wavefront(const symbols& s, const std::vector<expr>& hops) {
   return w;
 }
 
+namespace {
+
+// Per space dim: how far apart input network n starts the PEs along it. The chain of level
+// buffered + l (l >= 1, unbuffered) runs along cluster_order[l]; its head moves every buffered
+// chain's data, one after another: its step over the PEs along the dim.
+std::vector<expr> input_stagger(const architecture& a, const symbols& s, size_t n, const std::vector<module_timing>& timings) {
+  const io_network& net = a.networks[n];
+  std::vector<expr> stagger(a.design->space.size(), expr(0));
+  for (size_t k = 0; k < a.modules.size(); ++k) {
+    const module_kind& kind = a.modules[k];
+    size_t l = static_cast<size_t>(kind.level - net.buffered_level);
+    if (kind.network != static_cast<int>(n) || kind.boundary || l < 1 || l >= net.cluster_order.size()) continue;
+    size_t dim = static_cast<size_t>(net.cluster_order[l]);
+    stagger[dim] = model::max(stagger[dim], timings[k].step / s.grid(dim));
+  }
+  return stagger;
+}
+
+}  // namespace
+
 void set_wavefronts(const architecture& a, const symbols& s, const std::vector<expr>& hops,
                     std::vector<module_timing>& timings) {
   auto wavefront = [&](const std::vector<expr>& stagger) {
@@ -60,20 +80,65 @@ void set_wavefronts(const architecture& a, const symbols& s, const std::vector<e
   const std::vector<expr> none(hops.size(), expr(0));
   for (auto& t : timings) t.wavefront = wavefront(none);
   for (size_t n = 0; n < a.networks.size(); ++n) {
-    const io_network& net = a.networks[n];
-    if (!net.input) continue;
-    // The chain of level buffered + l (l >= 1, unbuffered) runs along cluster_order[l]; its head
-    // moves every buffered chain's data, one after another.
-    std::vector<expr> stagger = none;
-    for (size_t k = 0; k < a.modules.size(); ++k) {
-      const module_kind& kind = a.modules[k];
-      size_t l = static_cast<size_t>(kind.level - net.buffered_level);
-      if (kind.network != static_cast<int>(n) || kind.boundary || l < 1 || l >= net.cluster_order.size()) continue;
-      size_t dim = static_cast<size_t>(net.cluster_order[l]);
-      stagger[dim] = model::max(stagger[dim], timings[k].step / s.grid(dim));
-    }
+    if (!a.networks[n].input) continue;
+    std::vector<expr> stagger = input_stagger(a, s, n, timings);
     for (size_t k = 0; k < a.modules.size(); ++k)
       if (a.modules[k].network == static_cast<int>(n)) timings[k].wavefront = wavefront(stagger);
+  }
+}
+
+void staggered_drains(const architecture& a, const symbols& s, std::vector<module_timing>& timings) {
+  const size_t dims = a.design->space.size();
+  // Per dim, for the inputs that run in every tile (so in the last one too): how far apart their
+  // unbuffered chains start the PEs along it (group g's data is there (g + 1) x stagger after the
+  // first word), and when the heads of their buffered chains along it have filled every buffer
+  // of the chain (a double buffer's first step: only then does the head feed its own PEs, so all
+  // PEs along the dim wait for it). An input that runs in only some tiles and has a buffered chain
+  // along the dim leaves the dim alone.
+  std::vector<expr> stagger(dims, expr(0)), filled(dims, expr(0));
+  std::vector<bool> unknown(dims, false);
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    const io_network& net = a.networks[n];
+    if (!net.input) continue;
+    bool every_tile = true;
+    for (size_t k = 0; k < a.modules.size(); ++k)
+      if (a.modules[k].network == static_cast<int>(n))
+        for (auto r : timings[k].ranges) every_tile = every_tile && r == tile_range::all;
+    if (!net.cluster_order.empty()) {
+      size_t dim = static_cast<size_t>(net.cluster_order[0]);
+      if (!every_tile) unknown[dim] = true;
+      for (size_t k = 0; every_tile && k < a.modules.size(); ++k) {
+        const module_kind& kind = a.modules[k];
+        if (kind.network == static_cast<int>(n) && kind.level == net.buffered_level && !kind.boundary)
+          filled[dim] = model::max(filled[dim], timings[k].fill);
+      }
+    }
+    if (!every_tile) continue;
+    std::vector<expr> here = input_stagger(a, s, n, timings);
+    for (size_t i = 0; i < dims; ++i)
+      if (!here[i].is_constant(0)) stagger[i] = stagger[i].is_constant(0) ? here[i] : model::max(stagger[i], here[i]);
+  }
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    const io_network& net = a.networks[n];
+    if (net.input) continue;
+    // The unbuffered chain along a staggered dim sends its G groups of W words in the order the
+    // inputs started them, each once it is done: group g starts at max(filled, (g + 1) stagger)
+    // and ends that much before the last, so the last tile's send ends
+    // max(W, start(0) - start(G - 1) + G W) after the last PE (the latest of the groups' ends,
+    // convex in g: at the first or the last group). A module that moves all G groups: not a
+    // chain end.
+    for (size_t l = 1; l < net.cluster_order.size(); ++l) {
+      size_t dim = static_cast<size_t>(net.cluster_order[l]);
+      if (stagger[dim].is_constant(0) || unknown[dim]) continue;
+      expr groups = s.grid(dim);
+      expr first = model::max(filled[dim], stagger[dim]), last = model::max(filled[dim], groups * stagger[dim]);
+      for (size_t k = 0; k < a.modules.size(); ++k) {
+        const module_kind& kind = a.modules[k];
+        if (kind.network != static_cast<int>(n) || kind.boundary || kind.level < net.buffered_level + static_cast<int>(l)) continue;
+        module_timing& t = timings[k];
+        t.drain = model::max(t.drain / groups, first - last + t.drain);
+      }
+    }
   }
 }
 

@@ -33,6 +33,14 @@ std::vector<expr> wavefront_hops(const architecture& a, const symbols& s, const 
 void set_wavefronts(const architecture& a, const symbols& s, const std::vector<expr>& hops,
                     std::vector<module_timing>& timings);
 
+/// An output network whose unbuffered chain runs along a dim that an input staggers (an input
+/// that runs in every tile) sends its groups along that dim in the order the inputs started
+/// them, so the first groups, done earlier, are sent while the last ones still compute; an
+/// input's buffered chain along the dim starts the PEs along it together once its head has
+/// filled it, which takes back as much of the stagger. Shortens each such output module's drain
+/// (the last tile's send after the last PE) accordingly.
+void staggered_drains(const architecture& a, const symbols& s, std::vector<module_timing>& timings);
+
 /// The wavefront without any input's stagger: sum over dims of (PEs - 1) x hop.
 expr full_wavefront(const symbols& s, const std::vector<expr>& hops);
 

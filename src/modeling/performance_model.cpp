@@ -113,6 +113,7 @@ public:
     modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
     frame_.pe_tile = timings.front().step;
     modeling::set_wavefronts(a, s_, hops, timings);
+    modeling::staggered_drains(a, s_, timings);
     m_.modules = modeling::compose_latency(frame_, timings);
     int64_t per_lane = 0, ff_per_lane = 0;
     for (const auto& st : prog_.statements()) {

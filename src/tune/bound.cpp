@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <limits>
 #include <map>
 
@@ -254,7 +255,14 @@ int bound_model::relax(const model::expr& e) {
       for (auto [k, d] : {std::pair{e.lhs(), e.rhs()}, std::pair{e.rhs(), e.lhs()}})
         if (loop_free(k) && d.kind() == op::sub)
           if (int bounded = excess(d); bounded >= 0) return combine(lb_node::kind::max, relax(k), bounded);
-      return combine(lb_node::kind::max, relax(e.lhs()), relax(e.rhs()));
+      // max(a, b) >= a: a side that cannot be bounded (a staggered drain's send, the whole send
+      // less the PE groups' spread) leaves the other.
+      std::optional<int> lhs = relax_or_none(e.lhs()), rhs = relax_or_none(e.rhs());
+      if (!lhs || !rhs) {
+        if (lhs || rhs) return lhs ? *lhs : *rhs;
+        return relax(e.lhs());  // neither: says why
+      }
+      return combine(lb_node::kind::max, *lhs, *rhs);
     }
     case op::min: return combine(lb_node::kind::min, relax(e.lhs()), relax(e.rhs()));
     case op::ceil: {
@@ -303,6 +311,18 @@ int bound_model::relax(const model::expr& e) {
   }
   throw error("exact search cannot bound \"" + model::to_string(e) + "\" of design \"" + space_.name() +
               "\" (a difference or quotient of terms over several loops)");
+}
+
+std::optional<int> bound_model::relax_or_none(const model::expr& e) {
+  // A model's expressions share their nodes: an unbounded one is met again and again, and the
+  // error's text (the whole expression) costs as much as the relaxation.
+  if (unboundable_.count(e.identity()) > 0) return std::nullopt;
+  try {
+    return relax(e);
+  } catch (const error&) {
+    unboundable_.emplace(e.identity(), e);
+    return std::nullopt;
+  }
 }
 
 int bound_model::excess(const model::expr& e) {

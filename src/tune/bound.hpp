@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -105,6 +106,8 @@ private:
   };
 
   int relax(const model::expr& e);
+  /// relax(e), or std::nullopt where e cannot be bounded (relax throws sadsl::error).
+  std::optional<int> relax_or_none(const model::expr& e);
   /// A lower bound node of max(0, e.lhs() - e.rhs()), by upper(e.rhs()); -1 without one.
   int excess(const model::expr& e);
   /// A lower bound of an expression over the whole space (0 where it cannot be relaxed).
@@ -162,6 +165,8 @@ private:
   /// Per expression node, memoized by identity; the entry holds the node, so that a temporary
   /// expression's address is not reused for another while it is here.
   std::unordered_map<const void*, std::pair<model::expr, std::vector<std::size_t>>> expr_loops_;
+  /// Expressions relax_or_none found unbounded, by identity (the entry holds the node).
+  std::unordered_map<const void*, model::expr> unboundable_;
   int objective_root_ = -1;
   std::vector<std::pair<int, double>> resources_;  ///< root, limit
   std::vector<int> direct_;

@@ -55,7 +55,57 @@ std::shared_ptr<const model::evaluator> triangular_model() {
   return std::make_shared<const model::evaluator>(m, interpret);
 }
 
+// Latency max(tiles x 30, T U - (T + U)): the second side, a difference of terms over both loops
+// that no tabulated bound covers, cannot be bounded; max(a, b) >= a still bounds the whole.
+std::shared_ptr<const model::evaluator> unbounded_side_model() {
+  model::design_model m;
+  m.name = "unbounded side";
+  m.source = "test";
+  loop_id i = loop_id::fresh("i"), j = loop_id::fresh("j");
+  auto add = [&](const char* name, model::parameter_origin origin) {
+    model::parameter p;
+    p.name = name;
+    p.origin = origin;
+    m.params.push_back(p);
+  };
+  add("N", model::problem_size_origin{param_id::fresh("N")});
+  m.params.back().split_by = 1;
+  add("T", factor_id{i, tile_level::array_partition});
+  add("M", model::problem_size_origin{param_id::fresh("M")});
+  m.params.back().split_by = 3;
+  add("U", factor_id{j, tile_level::array_partition});
+  model::expr n = m.param("N"), t = m.param("T"), mm = m.param("M"), u = m.param("U");
+  model::module_latency pe;
+  pe.name = "PE";
+  pe.main = model::make_leaf(max(ceil_div(n, t) * ceil_div(mm, u) * 30, t * u - (t + u)));
+  m.modules = {pe};
+  m.dsp = t * u * 5;
+  m.bram18k = 0;
+  m.uram = 0;
+  m.lut = t * u;
+  m.offchip_bytes = (n * mm) * 4;
+  model::evaluator_options interpret;
+  interpret.use_ahead_of_time = interpret.use_just_in_time = false;
+  return std::make_shared<const model::evaluator>(m, interpret);
+}
+
 }  // namespace
+
+TEST_CASE("exact search bounds a max by its other side where one side cannot be bounded", "[tune][bound]") {
+  design_space space(unbounded_side_model(), {{"N", 60}, {"M", 45}}, builtin_device("u250"));
+  double best = std::numeric_limits<double>::infinity();
+  for (std::int64_t t = 1; t <= 60; ++t)
+    for (std::int64_t u = 1; u <= 45; ++u) {
+      evaluation e = space.evaluate({t, u}, objective{});
+      if (e.feasible()) best = std::min(best, e.cost);
+    }
+  REQUIRE(std::isfinite(best));
+  search_options options;
+  options.seconds = 0;
+  search_result exact = make_search("exact")->run(space, options);
+  CHECK(exact.complete);
+  CHECK(exact.cost == best);
+}
 
 TEST_CASE("exact search over a model with summations proves the optimum of every point", "[tune][sum]") {
   design_space space(triangular_model(), {{"N", 60}, {"M", 45}}, builtin_device("u250"));
