@@ -4,7 +4,9 @@
 // sums add their terms) returns a feasible point.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <limits>
+#include <vector>
 
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/tune/tune.hpp"
@@ -15,14 +17,17 @@ namespace sadsl::tune::testing {
 
 namespace {
 
-std::shared_ptr<const model::evaluator> triangular_model() {
+// A model over two tiled loops i and j (factors T and U, problem sizes N and M) whose modules
+// `modules` makes from the four parameters, with T U x 5 DSPs; interpreted, not compiled.
+std::shared_ptr<const model::evaluator> two_loop_model(
+    const char* name, const std::function<std::vector<model::module_latency>(model::expr, model::expr, model::expr, model::expr)>& modules) {
   model::design_model m;
-  m.name = "triangular";
+  m.name = name;
   m.source = "test";
   loop_id i = loop_id::fresh("i"), j = loop_id::fresh("j");
-  auto add = [&](const char* name, model::parameter_origin origin) {
+  auto add = [&](const char* param, model::parameter_origin origin) {
     model::parameter p;
-    p.name = name;
+    p.name = param;
     p.origin = origin;
     m.params.push_back(p);
   };
@@ -33,18 +38,7 @@ std::shared_ptr<const model::evaluator> triangular_model() {
   m.params.back().split_by = 3;
   add("U", factor_id{j, tile_level::array_partition});
   model::expr n = m.param("N"), t = m.param("T"), mm = m.param("M"), u = m.param("U");
-  model::expr a = model::expr::index(0, "a"), b = model::expr::index(1, "b");
-  model::expr rows = ceil_div(n, t), columns = ceil_div(mm, u);
-  // Tile (a, b) of the upper triangle of tiles runs its partial rows, pipelined, plus a fill.
-  model::module_latency pe;
-  pe.name = "PE";
-  pe.main = model::make_summation(a, 0, rows - 1,
-                                  model::make_summation(b, a, columns - 1, model::make_leaf(min(t, n - a * t) * u + 20)));
-  model::module_latency in;
-  in.name = "in";
-  in.role = model::module_role::input;
-  in.main = model::make_summation(a, 0, rows - 1, model::make_leaf(min(t, n - a * t) * 3));  // one loop: tabulated
-  m.modules = {pe, in};
+  m.modules = modules(n, t, mm, u);
   m.dsp = t * u * 5;
   m.bram18k = ceil_div(t * u, 512);
   m.uram = 0;
@@ -55,38 +49,32 @@ std::shared_ptr<const model::evaluator> triangular_model() {
   return std::make_shared<const model::evaluator>(m, interpret);
 }
 
+std::shared_ptr<const model::evaluator> triangular_model() {
+  return two_loop_model("triangular", [](model::expr n, model::expr t, model::expr mm, model::expr u) {
+    model::expr a = model::expr::index(0, "a"), b = model::expr::index(1, "b");
+    model::expr rows = ceil_div(n, t), columns = ceil_div(mm, u);
+    // Tile (a, b) of the upper triangle of tiles runs its partial rows, pipelined, plus a fill.
+    model::module_latency pe;
+    pe.name = "PE";
+    pe.main = model::make_summation(a, 0, rows - 1,
+                                    model::make_summation(b, a, columns - 1, model::make_leaf(min(t, n - a * t) * u + 20)));
+    model::module_latency in;
+    in.name = "in";
+    in.role = model::module_role::input;
+    in.main = model::make_summation(a, 0, rows - 1, model::make_leaf(min(t, n - a * t) * 3));  // one loop: tabulated
+    return std::vector<model::module_latency>{pe, in};
+  });
+}
+
 // Latency max(tiles x 30, T U - (T + U)): the second side, a difference of terms over both loops
 // that no tabulated bound covers, cannot be bounded; max(a, b) >= a still bounds the whole.
 std::shared_ptr<const model::evaluator> unbounded_side_model() {
-  model::design_model m;
-  m.name = "unbounded side";
-  m.source = "test";
-  loop_id i = loop_id::fresh("i"), j = loop_id::fresh("j");
-  auto add = [&](const char* name, model::parameter_origin origin) {
-    model::parameter p;
-    p.name = name;
-    p.origin = origin;
-    m.params.push_back(p);
-  };
-  add("N", model::problem_size_origin{param_id::fresh("N")});
-  m.params.back().split_by = 1;
-  add("T", factor_id{i, tile_level::array_partition});
-  add("M", model::problem_size_origin{param_id::fresh("M")});
-  m.params.back().split_by = 3;
-  add("U", factor_id{j, tile_level::array_partition});
-  model::expr n = m.param("N"), t = m.param("T"), mm = m.param("M"), u = m.param("U");
-  model::module_latency pe;
-  pe.name = "PE";
-  pe.main = model::make_leaf(max(ceil_div(n, t) * ceil_div(mm, u) * 30, t * u - (t + u)));
-  m.modules = {pe};
-  m.dsp = t * u * 5;
-  m.bram18k = 0;
-  m.uram = 0;
-  m.lut = t * u;
-  m.offchip_bytes = (n * mm) * 4;
-  model::evaluator_options interpret;
-  interpret.use_ahead_of_time = interpret.use_just_in_time = false;
-  return std::make_shared<const model::evaluator>(m, interpret);
+  return two_loop_model("unbounded side", [](model::expr n, model::expr t, model::expr mm, model::expr u) {
+    model::module_latency pe;
+    pe.name = "PE";
+    pe.main = model::make_leaf(max(ceil_div(n, t) * ceil_div(mm, u) * 30, t * u - (t + u)));
+    return std::vector<model::module_latency>{pe};
+  });
 }
 
 }  // namespace
