@@ -45,8 +45,6 @@ bool csim_reduced(const kernel& mm, const compile_result& r) {
   return sadsl_examples::csim_sequential(a, "mm");
 }
 
-}  // namespace
-
 int run(int argc, char** argv) {
   kernel mm("mm");
   param I = mm.param("I", 1024), J = mm.param("J", 1024), K = mm.param("K", 1024);
@@ -92,6 +90,8 @@ int run(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   return sadsl_examples::report_errors([&] { return run(argc, argv); });

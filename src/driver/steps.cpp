@@ -68,6 +68,9 @@ std::vector<std::shared_ptr<const model::evaluator>> evaluators_of(std::vector<m
   return made;
 }
 
+// What not_modeled says of a design whose source returned no model without a no_model reason.
+constexpr const char* no_reason = "the model source has none";
+
 }  // namespace
 
 void design_spaces(compile_result& r, const compile_options& o) {
@@ -80,7 +83,7 @@ void design_spaces(compile_result& r, const compile_options& o) {
       design_models(r.designs, o.models, o.designs, o.threads, &r.not_modeled);
   for (size_t d = 0; d < r.designs.size(); ++d) {
     std::optional<model::design_model>& m = made[d];
-    if (!m && r.not_modeled[d].empty()) r.not_modeled[d] = "the model source has none";
+    if (!m && r.not_modeled[d].empty()) r.not_modeled[d] = no_reason;
     if (!m) continue;
     std::map<param_id, int64_t> own;
     for (const auto& p : m->params)
@@ -115,7 +118,7 @@ std::string none_modeled(const compile_result& r) {
   std::string out = "no design has a performance model";
   for (size_t d = 0; d < r.not_modeled.size(); ++d) {
     const std::string& why = r.not_modeled[d];
-    if (why.empty() || why == "the model source has none") continue;
+    if (why.empty() || why == no_reason) continue;
     std::string name = r.designs.at(d).name();
     bool named = why.rfind("design " + name, 0) == 0;  // the builder's messages often start so
     return out + " (" + (named ? why : "design " + name + ": " + why) + ")";
