@@ -24,7 +24,7 @@ bound_model::bound_model(const design_space& space, const model::expr& goal, std
   const model::design_model& m = space.model();
   const model::device_limits& lim = space.limits();
   for (auto [e, limit] : {std::pair{m.dsp, lim.dsp}, std::pair{m.bram18k, lim.bram18k}, std::pair{m.uram, lim.uram}}) {
-    alike_.clear();  // a resource's monomials keep their own ids (and limits)
+    start_tree();  // a resource's monomials keep their own ids (and limits)
     int root = relax(e);
     resources_.emplace_back(root, limit);
     build_resource_sum(root, limit);
@@ -36,9 +36,16 @@ bound_model::bound_model(const design_space& space, const model::expr& goal, std
       resource_monomial_limit_.push_back(limit);
     }
   }
-  alike_.clear();
+  start_tree();
   build_couplings();
   build_cross_constraints();
+}
+
+bound_model::bound_model(const bound_model& relaxed, std::vector<std::size_t> order) : bound_model(relaxed) {
+  order_ = std::move(order);
+  for (std::size_t p = 0; p < order_.size(); ++p) position_[order_[p]] = p;
+  couplings_.clear();
+  build_couplings();
 }
 
 void bound_model::poll() {
@@ -240,9 +247,23 @@ int bound_model::multiply(int a, int b) {
   return combine(k::max, product, multiply(a, constant(least)));
 }
 
+void bound_model::start_tree() {
+  alike_.clear();
+  relaxed_.clear();
+}
+
+// The models' expressions share their subtrees (a phase's start appears in every step after
+// it): each is relaxed once per tree, which gives the node that relaxing it again would give.
 int bound_model::relax(const model::expr& e) {
-  using model::op;
   poll();
+  if (auto known = relaxed_.find(e.identity()); known != relaxed_.end()) return known->second.second;
+  int id = relax_uncached(e);
+  relaxed_.emplace(e.identity(), std::pair{e, id});
+  return id;
+}
+
+int bound_model::relax_uncached(const model::expr& e) {
+  using model::op;
   std::vector<std::size_t> loops = loops_of(e);
   if (loops.empty()) return constant(model::evaluate(e, space_.parameters(space_.smallest())));
   if (loops.size() == 1) return monomial_of(e, loops[0]);

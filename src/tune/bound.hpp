@@ -63,6 +63,9 @@ public:
   /// `stopped` (optional) is asked now and then while the bounds are built.
   bound_model(const design_space& space, const model::expr& goal, std::vector<std::size_t> order,
               std::function<bool()> stopped = {});
+  /// The bounds of `relaxed` for another search order: the relaxed trees and tables are the same
+  /// in every order, only the couplings (which depend on which loops are fixed) are built again.
+  bound_model(const bound_model& relaxed, std::vector<std::size_t> order);
 
   double objective_bound(const node_state& s) const { return evaluate(objective_root_, s); }
   /// True when some resource's lower bound already exceeds the device limit.
@@ -106,6 +109,9 @@ private:
   };
 
   int relax(const model::expr& e);
+  int relax_uncached(const model::expr& e);
+  /// Starts a new tree (the objective, a resource): its nodes are hash-consed among themselves.
+  void start_tree();
   /// relax(e), or std::nullopt where e cannot be bounded (relax throws sadsl::error).
   std::optional<int> relax_or_none(const model::expr& e);
   /// A lower bound node of max(0, e.lhs() - e.rhs()), by upper(e.rhs()); -1 without one.
@@ -155,6 +161,9 @@ private:
   /// Hash-consing of the tree being built: a node equal to an earlier one of the same tree is
   /// that node. Cleared between trees (the objective, each resource), which keep their own ids.
   std::map<std::tuple<lb_node::kind, double, std::vector<int>, std::vector<int>>, int> alike_;
+  /// What relax() gave each expression node of the current tree, by identity (the entry holds
+  /// the node); cleared with alike_.
+  std::unordered_map<const void*, std::pair<model::expr, int>> relaxed_;
   std::vector<std::vector<double>> tables_;
   std::map<std::vector<double>, int> table_ids_;
   std::vector<double> table_min_;

@@ -23,6 +23,7 @@ using detail::node_state;
 constexpr double slack = 1e-9;  // bounds and the model round differently: never prune a tie
 constexpr std::size_t leaf_checks = 8;  // direct monomials tried per tiling of the last loop
 constexpr std::uint64_t node_checks = 16;  // bounded nodes between two looks at the budget
+constexpr std::size_t second_samples = 512;  // tilings of the second loop an order's estimate bounds per root
 
 model::expr metric_expression(const model::design_model& m, const objective& goal) {
   switch (goal.kind) {
@@ -100,13 +101,18 @@ public:
     std::size_t first = bounds_.order()[0], second = bounds_.order()[1], last = bounds_.order()[loops_ - 1];
     std::vector<std::uint32_t> chain(loops_, 0);
     const std::size_t samples = std::min<std::size_t>(8, surviving);
+    // The second loop's tilings are sampled too, evenly: where few are pruned by the direct
+    // terms, each costs a whole bound, and thousands of them (MM's [i,k] ordered by j) took
+    // longer than the search the estimate chooses an order for.
+    const std::vector<std::uint32_t>& seconds = candidates[second];
+    const std::size_t sampled = std::min(seconds.size(), second_samples);
     double passed = 0, tried = 0;
     std::vector<int> term_order = bounds_.direct_terms();
     for (std::size_t k = 0; k < samples; ++k) {
       chain[first] = roots[k * surviving / samples].second;
-      for (std::uint32_t c : candidates[second]) {
+      for (std::size_t n = 0; n < sampled; ++n) {
         if (static_cast<std::uint64_t>(tried) % node_checks == 0 && track_.exhausted()) return 0;  // the caller stops
-        chain[second] = c;
+        chain[second] = seconds[n * seconds.size() / sampled];
         node_state s{2, chain.data()};
         tried += 1;
         // As descend() prunes: a direct term is far cheaper than the whole bound.
@@ -399,7 +405,7 @@ private:
     double best_nodes = branch_and_bound(space, bounds, track, threads, options.cutoff).estimated_work(all);
     for (std::size_t first = 1; first < space.loops().size() && space.loops().size() > 2; ++first) {
       if (track.exhausted()) return track.finish(false);  // each bound model takes a while to build
-      auto other = std::make_unique<bound_model>(space, goal, search_order(space, first), stopped);
+      auto other = std::make_unique<bound_model>(bounds, search_order(space, first));
       double nodes = branch_and_bound(space, *other, track, threads, options.cutoff).estimated_work(all);
       if (nodes < best_nodes) best_nodes = nodes, best_bounds = std::move(other);
     }
