@@ -69,10 +69,27 @@ public:
 
   double objective_bound(const node_state& s) const { return evaluate(objective_root_, s); }
   /// True when some resource's lower bound already exceeds the device limit.
-  bool resources_exceed(const node_state& s) const;
+  bool resources_exceed(const node_state& s) const { return resources_exceed(s, new_epoch()); }
   /// Roots of the subtrees that bound the objective on their own (reachable through sum and max).
   const std::vector<int>& direct_terms() const { return direct_; }
   double term_bound(int node, const node_state& s) const { return evaluate(node, s); }
+
+  /// The bounds at one search node, asked one after another (direct terms, then resources, then
+  /// the objective): the direct terms are subtrees of the objective and share subtrees among
+  /// themselves, so each node of the bound tree is evaluated once for all of them. Valid while
+  /// the node's chain is unchanged; others may be used in between (each has its own epoch).
+  class at_node {
+  public:
+    at_node(const bound_model& bounds, const node_state& s) : bounds_(bounds), s_(s), epoch_(bounds.new_epoch()) {}
+    double term(int node) const { return bounds_.evaluate(node, s_, epoch_); }
+    double objective() const { return term(bounds_.objective_root_); }
+    bool resources_exceed() const { return bounds_.resources_exceed(s_, epoch_); }
+
+  private:
+    const bound_model& bounds_;
+    node_state s_;
+    std::uint64_t epoch_;
+  };
 
   /// Monomials that bound the objective on their own, for the innermost loop, as coefficient x
   /// table of the last loop given the others fixed.
@@ -144,9 +161,14 @@ private:
   const std::vector<pair_hg>& loop_front(std::size_t loop, int resource_table, int objective_table);
   /// The bound of node `id` at s. Alike subtrees are one node (add_node), so a node can be reached
   /// many times in one evaluation: each is computed once per call (per-thread scratch).
-  double evaluate(int id, const node_state& s) const;
+  double evaluate(int id, const node_state& s) const { return evaluate(id, s, new_epoch()); }
+  /// Values computed under the same epoch are reused (per-thread scratch; epochs are unique per
+  /// thread, so evaluations of different nodes, or of different bound models, never mix).
+  double evaluate(int id, const node_state& s, std::uint64_t epoch) const;
+  bool resources_exceed(const node_state& s, std::uint64_t epoch) const;
+  static std::uint64_t new_epoch();
   struct scratch;
-  double evaluate_node(int id, const node_state& s, scratch& memo) const;
+  double evaluate_node(int id, const node_state& s, scratch& memo, std::uint64_t epoch) const;
   double monomial_bound(int id, const node_state& s) const;
 
   /// Asks `stopped_` every 64 calls; throws interrupted when it says so.

@@ -185,56 +185,60 @@ double bound_model::monomial_bound(int id, const node_state& s) const {
   return fixed * free;
 }
 
-// Values computed in the current evaluation: value[id] is valid when stamp[id] == epoch.
+// Values computed in an evaluation: value[id] is valid for the epoch in stamp[id].
 struct bound_model::scratch {
   std::vector<double> value;
   std::vector<std::uint64_t> stamp;
-  std::uint64_t epoch = 0;
 };
 
-double bound_model::evaluate(int id, const node_state& s) const {
+namespace {
+thread_local std::uint64_t last_epoch = 0;
+}  // namespace
+
+std::uint64_t bound_model::new_epoch() { return ++last_epoch; }
+
+double bound_model::evaluate(int id, const node_state& s, std::uint64_t epoch) const {
   thread_local scratch memo;
   if (memo.stamp.size() < nodes_.size()) {
     memo.stamp.resize(nodes_.size(), 0);
     memo.value.resize(nodes_.size());
   }
-  ++memo.epoch;
-  return evaluate_node(id, s, memo);
+  return evaluate_node(id, s, memo, epoch);
 }
 
-double bound_model::evaluate_node(int id, const node_state& s, scratch& memo) const {
+double bound_model::evaluate_node(int id, const node_state& s, scratch& memo, std::uint64_t epoch) const {
   auto at = static_cast<std::size_t>(id);
-  if (memo.stamp[at] == memo.epoch) return memo.value[at];
+  if (memo.stamp[at] == epoch) return memo.value[at];
   const lb_node& n = nodes_[at];
   double v = 0;
   switch (n.type) {
     case lb_node::kind::monomial: v = monomial_bound(id, s); break;
     case lb_node::kind::sum:
-      for (int c : n.children) v += evaluate_node(c, s, memo);
+      for (int c : n.children) v += evaluate_node(c, s, memo, epoch);
       break;
     case lb_node::kind::product:
       v = 1;
-      for (int c : n.children) v *= evaluate_node(c, s, memo);
+      for (int c : n.children) v *= evaluate_node(c, s, memo, epoch);
       break;
     case lb_node::kind::max:
-      for (int c : n.children) v = std::max(v, evaluate_node(c, s, memo));
+      for (int c : n.children) v = std::max(v, evaluate_node(c, s, memo, epoch));
       break;
     case lb_node::kind::min:
       v = infinity;
-      for (int c : n.children) v = std::min(v, evaluate_node(c, s, memo));
+      for (int c : n.children) v = std::min(v, evaluate_node(c, s, memo, epoch));
       break;
-    case lb_node::kind::ceil: v = std::ceil(evaluate_node(n.children[0], s, memo)); break;
-    case lb_node::kind::floor: v = std::floor(evaluate_node(n.children[0], s, memo)); break;
-    case lb_node::kind::excess: v = std::max(0.0, evaluate_node(n.children[0], s, memo) - n.coefficient); break;
+    case lb_node::kind::ceil: v = std::ceil(evaluate_node(n.children[0], s, memo, epoch)); break;
+    case lb_node::kind::floor: v = std::floor(evaluate_node(n.children[0], s, memo, epoch)); break;
+    case lb_node::kind::excess: v = std::max(0.0, evaluate_node(n.children[0], s, memo, epoch) - n.coefficient); break;
   }
-  memo.stamp[at] = memo.epoch;
+  memo.stamp[at] = epoch;
   memo.value[at] = v;
   return v;
 }
 
-bool bound_model::resources_exceed(const node_state& s) const {
+bool bound_model::resources_exceed(const node_state& s, std::uint64_t epoch) const {
   for (const auto& [root, limit] : resources_)
-    if (evaluate(root, s) > limit * (1 + 1e-12)) return true;
+    if (evaluate(root, s, epoch) > limit * (1 + 1e-12)) return true;
   return false;
 }
 

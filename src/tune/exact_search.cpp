@@ -113,10 +113,10 @@ public:
       for (std::size_t n = 0; n < sampled; ++n) {
         if (static_cast<std::uint64_t>(tried) % node_checks == 0 && track_.exhausted()) return 0;  // the caller stops
         chain[second] = seconds[n * seconds.size() / sampled];
-        node_state s{2, chain.data()};
+        bound_model::at_node here(bounds_, node_state{2, chain.data()});
         tried += 1;
         // As descend() prunes: a direct term is far cheaper than the whole bound.
-        passed += !pruned_by_terms(term_order, s) && !bounds_.resources_exceed(s) && bounds_.objective_bound(s) <= incumbent();
+        passed += !pruned_by_terms(term_order, here) && !here.resources_exceed() && here.objective() <= incumbent();
       }
     }
     double per_root = static_cast<double>(candidates[second].size()) * (1.0 + passed / tried * 0.005 * static_cast<double>(candidates[last].size()));
@@ -155,10 +155,10 @@ private:
         break;
       }
       chain[first] = c;
-      node_state s{1, chain.data()};
+      bound_model::at_node here(bounds_, node_state{1, chain.data()});
       // A root a direct term prunes would be pruned when its turn comes (the incumbent only falls).
-      if (loops_ > 1 && (pruned_by_terms(term_order, s) || bounds_.resources_exceed(s))) continue;
-      roots.emplace_back(loops_ > 1 ? bounds_.objective_bound(s) : 0.0, c);
+      if (loops_ > 1 && (pruned_by_terms(term_order, here) || here.resources_exceed())) continue;
+      roots.emplace_back(loops_ > 1 ? here.objective() : 0.0, c);
     }
     std::sort(roots.begin(), roots.end());
     return roots;
@@ -189,10 +189,10 @@ private:
 
   // Tries the direct terms, most recently useful first; moves a pruning one to the front. (All
   // of them: at a node, unlike a leaf's tiling, the whole bound after them costs far more.)
-  bool pruned_by_terms(std::vector<int>& term_order, const node_state& s) const {
+  bool pruned_by_terms(std::vector<int>& term_order, const bound_model::at_node& here) const {
     double limit = incumbent();
     for (std::size_t t = 0; t < term_order.size(); ++t) {
-      if (bounds_.term_bound(term_order[t], s) <= limit) continue;
+      if (here.term(term_order[t]) <= limit) continue;
       std::rotate(term_order.begin(), term_order.begin() + static_cast<long>(t), term_order.begin() + static_cast<long>(t) + 1);
       return true;
     }
@@ -207,8 +207,8 @@ private:
       // budget is asked often enough that it holds to a fraction of a second.
       if (++w.since_check % node_checks == 0 && check_budget(w)) return;
       w.chain[loop] = c;
-      node_state s{level + 1, w.chain.data()};
-      if (pruned_by_terms(w.term_order, s) || bounds_.resources_exceed(s) || bounds_.objective_bound(s) > incumbent()) continue;
+      bound_model::at_node here(bounds_, node_state{level + 1, w.chain.data()});
+      if (pruned_by_terms(w.term_order, here) || here.resources_exceed() || here.objective() > incumbent()) continue;
       if (level + 2 == loops_) leaf(w);
       else descend(w, level + 1);
     }

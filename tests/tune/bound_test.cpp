@@ -108,3 +108,40 @@ TEST_CASE("bounds derived for another search order equal bounds built in that or
 }
 
 }  // namespace sadsl::tune::testing
+
+namespace sadsl::tune::testing {
+
+// The search asks a node's direct terms, resources and objective through one at_node, which
+// reuses what the earlier questions computed; two nodes (of two bound models) asked in turn must
+// not see each other's values.
+TEST_CASE("a node's bounds asked together equal the bounds asked one by one", "[tune][bound]") {
+  design_space space = mm_space("kernel3_2", 300);
+  model::expr latency = model::metrics_of(space.model()).latency;
+  detail::bound_model first(space, latency, {0, 1, 2}), second(space, latency, {2, 1, 0});
+  std::mt19937_64 random(13);
+  auto random_chain = [&] {
+    tiling t(space.width());
+    for (auto& v : t) v = static_cast<std::int64_t>(random() % 300 + 1);
+    t = space.repair(t);
+    std::vector<std::uint32_t> chain(space.loops().size());
+    for (std::size_t l = 0; l < chain.size(); ++l) chain[l] = chain_index(space, l, t);
+    return chain;
+  };
+  int differing = 0;
+  for (int n = 0; n < 100; ++n) {
+    std::vector<std::uint32_t> a = random_chain(), b = random_chain();
+    detail::node_state sa{2, a.data()}, sb{1, b.data()};
+    detail::bound_model::at_node here(first, sa), there(second, sb);
+    for (int term : first.direct_terms()) {
+      CHECK(here.term(term) == first.term_bound(term, sa));
+      CHECK(there.objective() == second.objective_bound(sb));  // in between, on the other model
+    }
+    CHECK(here.resources_exceed() == first.resources_exceed(sa));
+    CHECK(there.resources_exceed() == second.resources_exceed(sb));
+    CHECK(here.objective() == first.objective_bound(sa));
+    differing += first.objective_bound(sa) != second.objective_bound(sb);
+  }
+  CHECK(differing > 50);  // the two nodes' values differ, so a mix-up would show
+}
+
+}  // namespace sadsl::tune::testing
