@@ -22,6 +22,7 @@ using detail::node_state;
 
 constexpr double slack = 1e-9;  // bounds and the model round differently: never prune a tie
 constexpr std::size_t leaf_checks = 8;  // direct monomials tried per tiling of the last loop
+constexpr std::size_t node_term_checks = 8;  // direct terms tried at a node before its whole bound
 constexpr std::uint64_t node_checks = 16;  // bounded nodes between two looks at the budget
 constexpr std::size_t second_samples = 512;  // tilings of the second loop an order's estimate bounds per root
 
@@ -116,7 +117,7 @@ public:
         bound_model::at_node here(bounds_, node_state{2, chain.data()});
         tried += 1;
         // As descend() prunes: a direct term is far cheaper than the whole bound.
-        passed += !pruned_by_terms(term_order, here) && !here.resources_exceed() && here.objective() <= incumbent();
+        passed += !pruned(term_order, here);
       }
     }
     double per_root = static_cast<double>(candidates[second].size()) * (1.0 + passed / tried * 0.005 * static_cast<double>(candidates[last].size()));
@@ -157,7 +158,7 @@ private:
       chain[first] = c;
       bound_model::at_node here(bounds_, node_state{1, chain.data()});
       // A root a direct term prunes would be pruned when its turn comes (the incumbent only falls).
-      if (loops_ > 1 && (pruned_by_terms(term_order, here) || here.resources_exceed())) continue;
+      if (loops_ > 1 && (pruned_by_terms(term_order, here, node_term_checks) || here.resources_exceed())) continue;
       roots.emplace_back(loops_ > 1 ? here.objective() : 0.0, c);
     }
     std::sort(roots.begin(), roots.end());
@@ -187,11 +188,20 @@ private:
     track_.count(w.uncounted);
   }
 
-  // Tries the direct terms, most recently useful first; moves a pruning one to the front. (All
-  // of them: at a node, unlike a leaf's tiling, the whole bound after them costs far more.)
-  bool pruned_by_terms(std::vector<int>& term_order, const bound_model::at_node& here) const {
+  // Tries the direct terms that pruned last (moved to the front), the resources, then the whole
+  // bound. The objective is at least each direct term, so trying every term before it would only
+  // repeat its walk; where it prunes, the term that exceeds (known by then) moves to the front.
+  bool pruned(std::vector<int>& term_order, const bound_model::at_node& here) const {
+    if (pruned_by_terms(term_order, here, node_term_checks) || here.resources_exceed()) return true;
+    if (here.objective() <= incumbent()) return false;
+    pruned_by_terms(term_order, here, term_order.size());
+    return true;
+  }
+
+  // Tries the first `count` direct terms; moves a pruning one to the front.
+  bool pruned_by_terms(std::vector<int>& term_order, const bound_model::at_node& here, std::size_t count) const {
     double limit = incumbent();
-    for (std::size_t t = 0; t < term_order.size(); ++t) {
+    for (std::size_t t = 0; t < std::min(count, term_order.size()); ++t) {
       if (here.term(term_order[t]) <= limit) continue;
       std::rotate(term_order.begin(), term_order.begin() + static_cast<long>(t), term_order.begin() + static_cast<long>(t) + 1);
       return true;
@@ -208,7 +218,7 @@ private:
       if (++w.since_check % node_checks == 0 && check_budget(w)) return;
       w.chain[loop] = c;
       bound_model::at_node here(bounds_, node_state{level + 1, w.chain.data()});
-      if (pruned_by_terms(w.term_order, here) || here.resources_exceed() || here.objective() > incumbent()) continue;
+      if (pruned(w.term_order, here)) continue;
       if (level + 2 == loops_) leaf(w);
       else descend(w, level + 1);
     }
