@@ -109,8 +109,8 @@ in_phase within_phase(const tile_frame& f, const module_timing& m) {
   auto when_present = [&](const expr& x) { return every_tile ? x : model::min(expr(1), runs) * x; };
   in_phase out;
   bool input = m.role == model::module_role::input;
-  out.main = when_present(input ? m.fill + steps + m.wavefront : steps);
-  if (input) out.start = when_present(m.fill + m.wavefront);
+  out.main = when_present(input ? m.fill + m.latency + steps + m.wavefront : steps);
+  if (input) out.start = when_present(m.fill + m.latency + m.wavefront);
   if (m.role == model::module_role::output) out.epilogue = when_present(m.drain);
   return out;
 }

@@ -29,6 +29,9 @@ struct module_timing {
   /// The cycles by which the last PE finishes a tile after the first, as far as this module does
   /// not hide them (pe_pipeline.hpp).
   expr wavefront = 0;
+  /// Inputs: the cycles a word takes from the module to the PEs beyond its transfer (a FIFO
+  /// latency per level down to the PEs, and a fresh DRAM port's first access).
+  expr latency = 0;
   std::vector<tile_range> ranges;  // per tile loop, in tile order
 };
 

@@ -357,11 +357,22 @@ private:
     if (kind.role == module_role::io_in) {
       out.role = model::module_role::input;
       out.fill = transfer_current;
+      out.latency = input_latency(kind);
     } else if (kind.role == module_role::io_out) {
       out.role = model::module_role::output;
       out.drain = double_buffered ? transfer_previous : transfer_current;
     }
     return out;
+  }
+
+  // The cycles a word of input module kind k takes to reach the PEs beyond its transfer: one
+  // FIFO latency per level from k down to the PEs, and where k reads DRAM, the port's first
+  // access (a fresh port delivers a word of b bytes after b / bandwidth cycles).
+  expr input_latency(const module_kind& k) const {
+    expr hops = static_cast<double>(k.level - network(k).buffered_level + 1);
+    if (!k.dram) return hops;
+    expr bytes = network(k).pack * expr(type_size(network(k).element));
+    return hops + model::ceil(bytes / expr(o_.dram_bytes_per_cycle));
   }
 
   // The PE's frame: extents, their template values and its loops' strides.
