@@ -111,6 +111,16 @@ row compare(const design& d, const model::design_model& m, const named_point& p)
   return compare(d, m, point, p.label, text);
 }
 
+// MTTKRP with every size `size`: design `name` at point p, model against the timed run.
+row mttkrp_row(int64_t size, const std::string& name, const named_point& p) {
+  kernel k = catalog::mttkrp();
+  for (const auto& param : k.params()) param.set(size);
+  for (const auto& d : designs(k))
+    if (d.name() == name) return compare(d, performance_model(d), p);
+  FAIL("no design " << name);
+  return {};
+}
+
 void print_table(const std::vector<row>& rows) {
   if (!std::getenv("SADSL_LATENCY_TABLE")) return;
   std::printf("| design | point | bound | model | timed | error |\n|---|---|---|---:|---:|---:|\n");
@@ -241,32 +251,20 @@ TEST_CASE("MTTKRP: an input network whose stagger covers the partial sums' hops 
   // cycles, inside the PE); A's chain along k delivers each PE's 40 words one PE after another,
   // so the first PE starts 40 cycles in, the last 3 x 141 later, and A's whole 160-word fill is
   // behind it. Counting the fill and every hop (1,228 cycles) was 10% over the timed run.
-  kernel k = catalog::mttkrp();
-  for (const auto& p : k.params()) p.set(8);
-  for (const auto& d : designs(k)) {
-    if (d.name() != "[i,k] <[j],i,k>") continue;
-    named_point p{"staggered", {{"i_t1", 5}, {"i_t2", 5}, {"j_t1", 8}, {"j_t2", 4}, {"k_t1", 8}, {"k_t2", 2}}};
-    row r = compare(d, performance_model(d), p);
-    INFO("model " << r.model << ", timed " << r.timed);
-    CHECK(r.timed == 1114);
-    CHECK(std::abs(r.error()) <= 0.01);
-  }
+  row r = mttkrp_row(8, "[i,k] <[j],i,k>", {"staggered", {{"i_t1", 5}, {"i_t2", 5}, {"j_t1", 8}, {"j_t2", 4}, {"k_t1", 8}, {"k_t2", 2}}});
+  INFO("model " << r.model << ", timed " << r.timed);
+  CHECK(r.timed == 1114);
+  CHECK(std::abs(r.error()) <= 0.01);
 }
 
 TEST_CASE("MTTKRP: an input's first word takes a FIFO per level and the DRAM port's first access to the PEs", "[modeling]") {
   // [i,j] <[j,k],i> with one k per tile: six phases of 114 cycles, A's one-float feed the
   // bottleneck. The PEs end when A's last word has come down L3 -> L2 -> PE after the port's
   // first access: 3 cycles a phase the model missed (111 predicted, -2.6%).
-  kernel k = catalog::mttkrp();
-  for (const auto& p : k.params()) p.set(6);
-  for (const auto& d : designs(k)) {
-    if (d.name() != "[i,j] <[j,k],i>") continue;
-    named_point p{"tiny phases", {{"i_t1", 6}, {"i_t2", 2}, {"j_t1", 4}, {"j_t2", 2}, {"k_t1", 1}, {"k_t2", 1}}};
-    row r = compare(d, performance_model(d), p);
-    INFO("model " << r.model << ", timed " << r.timed);
-    CHECK(r.timed == 684);
-    CHECK(std::abs(r.error()) <= 0.005);
-  }
+  row r = mttkrp_row(6, "[i,j] <[j,k],i>", {"tiny phases", {{"i_t1", 6}, {"i_t2", 2}, {"j_t1", 4}, {"j_t2", 2}, {"k_t1", 1}, {"k_t2", 1}}});
+  INFO("model " << r.model << ", timed " << r.timed);
+  CHECK(r.timed == 684);
+  CHECK(std::abs(r.error()) <= 0.005);
 }
 
 TEST_CASE("CNN: a drain along a staggered dim sends the first PE groups while the last compute", "[modeling]") {
