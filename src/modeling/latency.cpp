@@ -78,8 +78,9 @@ expr after_last(tile_range r, const expr& n) {
 
 // One module within one phase it runs in. An input module's main runs from the phase's start
 // (its fill, then its steps); `start` is when its data let the last PE start the phase's first
-// tile (its fill, its first word's way to the PEs, and the hops after the first PE less its stagger). The PEs and the modules
-// that wait for them add the latest start of the inputs that run to their own steps.
+// tile (its fill, its first word's way to the PEs, and the hops after the first PE less its
+// stagger). The PEs and the modules that wait for them add the latest start of the inputs that
+// run to their own steps.
 struct in_phase {
   expr start, main, epilogue;
 };
