@@ -186,6 +186,13 @@ arch_builder::arch_builder(const design& d, const architecture_point& point)
     throw error(fmt::format("design {}: SIMD lanes need whole vectors, but the design cannot be padded with zeros ({}); "
                             "use a SIMD factor of 1",
                             d.name(), pad_.why_guarded));
+  if (maps_.tile.is_empty()) {  // no tile, no PE to build: say so rather than fail in isl
+    std::vector<std::string> sizes;
+    for (const auto& prm : prog_.kernel().params()) sizes.push_back(fmt::format("{} = {}", prm.name(), prm.value()));
+    throw error(fmt::format("design {}: kernel \"{}\" runs no instance of its band at {} (the statements' domains are "
+                            "empty there): there is no architecture to build",
+                            d.name(), prog_.kernel().name(), fmt::join(sizes, ", ")));
+  }
   isl::set tiles = isl::manage(isl_set_from_union_set(maps_.tile.range().release()));
   for (int j = 0; j < static_cast<int>(d.tile_order.size()); ++j)
     tile_counts_.push_back(max_value(isl::manage(isl_set_dim_max(tiles.copy(), j))) + 1);

@@ -47,6 +47,10 @@ public:
 
   instance_maps build() {
     for (size_t s = 0; s < p_.statements().size(); ++s) add(s);
+    out_.order = isl::union_map::empty(p_.context().ctx());
+    for (const auto& s : p_.statements())
+      out_.order = out_.order.unite(isl::union_map(order_of(s).intersect_domain(s.domain.intersect_params(out_.params))));
+    check_inner_order();
     const auto& main = p_.statements()[main_];
     bool simd_reduction = d_.simd && std::any_of(main.reduction_loops.begin(), main.reduction_loops.end(),
                                                  [&](const loop_id& l) { return l == *d_.simd; });
@@ -65,6 +69,49 @@ private:
     out_.domain = out_.domain.unite(isl::union_set(domain));
     out_.tile = out_.tile.unite(isl::union_map(comm_isl::map_of(sp, dims.tile, "tile").intersect_domain(domain)));
     out_.pe = out_.pe.unite(isl::union_map(comm_isl::map_of(sp, dims.space, "pe").intersect_domain(domain)));
+  }
+
+  // The PEs run the loops below the band of every statement as one nest (inner_dim places a
+  // statement that lacks one at its first or last iteration), in the statements' order at each
+  // point of it. A kernel whose statements run those loops one after the other may depend on that
+  // order (a statement after the loop of another and before a third's): every dependence within
+  // a band point must still run its source first.
+  void check_inner_order() const {
+    if (inner_.empty()) return;  // the band's own order: the design's legality
+    auto position = [&](const statement_id& id) {
+      for (size_t n = 0; n < p_.statements().size(); ++n)
+        if (p_.statements()[n].id == id) return n;
+      throw internal_error("instance maps: a dependence of a statement outside the program");
+    };
+    for (const auto& b : d_.band->deps) {
+      if (b.dep.kind == dep_kind::read) continue;
+      isl::map pairs = b.dep.relation.intersect_params(out_.params);
+      if (pairs.is_empty()) continue;
+      isl_map* from = order_of(p_.statement(b.dep.source)).release();
+      isl_map* to = order_of(p_.statement(b.dep.sink)).release();
+      bool earlier = position(b.dep.source) < position(b.dep.sink);
+      isl::map ordered = isl::manage(earlier ? isl_map_lex_le_map(from, to) : isl_map_lex_lt_map(from, to));
+      ordered = isl::manage(isl_map_align_params(ordered.release(), pairs.space().release()));
+      if (!pairs.subtract(ordered).is_empty()) {
+        std::vector<std::string> names;
+        for (const auto& l : inner_) names.push_back(l->name);
+        throw error(fmt::format("design {}: its PEs run the loops below the band ({}) of all statements as one nest, which "
+                                "would run the sink of the {} first; sadsl cannot build this design",
+                                d_.name(), fmt::join(names, ", "), b.describe(p_)));
+      }
+    }
+  }
+
+  // { S[x] -> order[band point, inner dims] }: where instance x runs in its PE's program.
+  isl::map order_of(const statement_info& s) const {
+    std::vector<isl::aff> dims;
+    const isl::multi_aff& place = d_.band->placement.at(s.id);
+    for (isl_size i = 0; i < isl_multi_aff_size(place.get()); ++i) {
+      isl::aff a = isl::manage(isl_multi_aff_get_at(place.get(), i));
+      dims.push_back(isl::manage(isl_aff_align_params(a.release(), s.domain.space().params().release())));
+    }
+    for (const auto& a : out_.inner.at(s.id)) dims.push_back(a);
+    return comm_isl::map_of(s.domain.space(), dims, "order");
   }
 
   // The k-th loop below the band: the statement's own, or (for a statement without it) the main

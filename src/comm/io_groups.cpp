@@ -90,7 +90,9 @@ private:
   // One group per (dependence, direction on the space loops), merged with equal ones.
   void add_dependence(size_t i) {
     const dependence& dep = d_.band->deps[i].dep;
-    if (dep.kind == dep_kind::anti) return;
+    // Final values (output dependences) are grouped by add_final_writes: an output dependence's
+    // distance on a space loop need not be constant (several PEs may overwrite one element).
+    if (dep.kind == dep_kind::anti || dep.kind == dep_kind::output) return;
     std::map<direction, isl::union_map> by_direction;
     dep.relation.foreach_basic_map([&](isl::basic_map piece) {
       direction dir = space_distance(d_, dep, piece);
@@ -98,7 +100,6 @@ private:
       if (!inserted) it->second = it->second.unite(isl::union_map(isl::map(piece)));
     });
     for (const auto& [dir, rel] : by_direction) {
-      if (dep.kind == dep_kind::output) continue;  // final values: add_final_writes
       io_group& g = group(dep.tensor, dep.kind == dep_kind::read ? io_group_kind::read : io_group_kind::flow, dir);
       add_access(g, dep.sink_access);
       add_dependence_index(g, i);

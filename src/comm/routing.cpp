@@ -59,6 +59,7 @@ public:
       for (size_t r = 0; r < s.reads.size(); ++r) route_read(s, static_cast<int>(r));
       route_write(s);
     }
+    check_chain_orders();
     find_phases();
     return std::move(out_);
   }
@@ -326,14 +327,19 @@ private:
       return;
     }
     const pair_classes& c = it->second;
-    isl::union_set sourced = isl::union_set::empty(p_.context().ctx()), neighbor = sourced;
+    isl::union_map own = empty_map();  // this access's flow pairs
     for (const auto& b : d_.band->deps)
-      if (b.dep.kind == dep_kind::flow && b.dep.sink_access == route.access)
-        sourced = sourced.unite(flow_pairs(b.dep).range());
-    for (const auto& n : c.neighbor) neighbor = neighbor.unite(n.range());
-    route.local = c.local.range().intersect(all);
+      if (b.dep.kind == dep_kind::flow && b.dep.sink_access == route.access) own = own.unite(flow_pairs(b.dep));
+    isl::union_set sourced = own.range();
+    // The classes hold the pairs of every read of the tensor. With one read in the statement, an
+    // instance's pair is its own; with two, the other read's pair would class it too.
+    bool twice = reads_twice(s, route.tensor);
+    auto sinks = [&](const isl::union_map& pairs) { return (twice ? pairs.intersect(own) : pairs).range(); };
+    isl::union_set neighbor = isl::union_set::empty(p_.context().ctx());
+    for (const auto& n : c.neighbor) neighbor = neighbor.unite(sinks(n));
+    route.local = sinks(c.local).intersect(all);
     neighbor = neighbor.intersect(all);
-    isl::union_set from_dram = c.cross.range().intersect(all).unite(all.subtract(sourced));
+    isl::union_set from_dram = sinks(c.cross).intersect(all).unite(all.subtract(sourced));
     if (auto chain = out_.flow_chains.find(route.tensor); chain != out_.flow_chains.end()) {
       route.chain_dim = chain->second;
       isl::union_set head = pe_edge(chain->second, false);
@@ -342,7 +348,12 @@ private:
     } else {
       route.network = from_dram;
     }
-    if (reads_twice(s, route.tensor)) check_partition(s, route.access, {route.local, route.chain, route.network});
+    if (twice) {
+      check_partition(s, route.access, {route.local, route.chain, route.network});
+      isl::union_map from_previous = empty_map();
+      for (const auto& n : c.neighbor) from_previous = from_previous.unite(n.intersect(own));
+      check_one_chain_read(s, route, from_previous);
+    }
     out_.reads.push_back(std::move(route));
   }
 
@@ -379,12 +390,61 @@ private:
   // The classes of a read must split its instances exactly. They cover them by construction: an
   // instance without a flow pair comes from DRAM, and one with a pair is in the range of the local,
   // neighbour or cross pairs, which split all pairs. (Testing it too was the costliest set
-  // operation of the routing: a subtraction from sets with unknown divisions.) But two pairs may
-  // meet at one instance (a statement that reads a tensor twice), and then two classes would; with
-  // one read of the tensor, each instance has one flow pair at most (its value's last writer), so
-  // the classes are disjoint without a test.
+  // operation of the routing: a subtraction from sets with unknown divisions.) Each instance has
+  // one flow pair at most per read (its value's last writer), so with one read of the tensor the
+  // classes are disjoint without a test; a statement that reads it twice has its classes cut to
+  // the read's own pairs (route_read), and they are tested.
   bool reads_twice(const statement_info& s, const tensor_id& t) const {
     return std::count_if(s.reads.begin(), s.reads.end(), [&](const access_info& a) { return a.tensor->id() == t; }) > 1;
+  }
+
+  // A chain is a FIFO: the next PE must read the values in the order this PE writes them. It
+  // does when each PE sends at most one value and reads at most one at each point of its program
+  // (statements under disjoint guards), and every value moves by the same step of the program's
+  // order (band point and loops below the band): a translation keeps the lexicographic order.
+  // (MM's partial sums step one k along the chain; out0(l1) and out0(l1 + 1) written by two
+  // statements would arrive out of order.) Chains of several tensors along one loop join the same
+  // two PEs: their values must keep that order together, or a PE that waits for one tensor's
+  // value while the other's FIFO is full would wait forever.
+  void check_chain_orders() const {
+    for (size_t dim = 0; dim < d_.space.size(); ++dim) {
+      std::vector<std::string> names;
+      isl::union_map pairs = empty_map();
+      for (const auto& [t, chain] : out_.flow_chains) {
+        if (chain != static_cast<int>(dim)) continue;
+        names.push_back(fmt::format("\"{}\"", t.name()));
+        pairs = pairs.unite(classes_.at(t).neighbor.at(dim));
+      }
+      if (names.empty() || keeps_order(pairs)) continue;
+      throw error(fmt::format("design {}: the values of {} {} on {} chain{} along {} would reach the next PE in another order "
+                              "than it reads them; sadsl cannot build this design",
+                              d_.name(), names.size() > 1 ? "tensors" : "tensor", fmt::join(names, " and "),
+                              names.size() > 1 ? "their" : "its", names.size() > 1 ? "s" : "", d_.space[dim].name()));
+    }
+  }
+
+  bool keeps_order(const isl::union_map& pairs) const {
+    isl::union_map sent = m_.order.intersect_domain(pairs.domain()), read = m_.order.intersect_domain(pairs.range());
+    isl::union_set steps = pairs.apply_domain(m_.order).apply_range(m_.order).deltas();
+    if (steps.is_empty() || isl_union_set_n_set(steps.get()) != 1) return false;
+    isl::set step = isl::manage(isl_set_from_union_set(steps.release()));
+    return isl_set_is_singleton(step.get()) == isl_bool_true && isl_union_map_is_injective(sent.get()) == isl_bool_true &&
+           isl_union_map_is_injective(read.get()) == isl_bool_true;
+  }
+
+  // The previous PE sends each value once: two reads of one value from the chain in one instance
+  // (out0(l1 + 1) as the accumulator and again on the right-hand side) would wait for a second
+  // token that never comes.
+  void check_one_chain_read(const statement_info& s, const access_route& route, const isl::union_map& from_previous) {
+    for (const auto& [other, also] : from_previous_pe_) {
+      if (other.statement != s.id || p_.access(other).tensor->id() != route.tensor) continue;
+      if (!also.intersect(from_previous).is_empty())
+        throw error(fmt::format("design {}: statement {} reads one value of tensor \"{}\" twice from the previous PE along "
+                                "{} ({} and {}) in one instance; sadsl passes each value once along a chain",
+                                d_.name(), s.name(), route.tensor.name(), d_.space[static_cast<size_t>(*route.chain_dim)].name(),
+                                access_text(p_, other), access_text(p_, route.access)));
+    }
+    from_previous_pe_.emplace_back(route.access, from_previous);
   }
 
   void check_partition(const statement_info& s, const access_ref& a, const std::vector<isl::union_set>& parts) const {
@@ -453,6 +513,7 @@ private:
   std::map<tensor_id, pair_classes> classes_;
   std::map<const dependence*, isl::union_map> pairs_;
   std::map<std::pair<int, bool>, isl::union_set> edges_;
+  std::vector<std::pair<access_ref, isl::union_map>> from_previous_pe_;  // flow pairs of the reads of tensors read twice
   std::optional<band_functions> band_;
   routing out_;
 };

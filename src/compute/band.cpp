@@ -107,7 +107,7 @@ private:
       else if (d < own + first->size())
         a = (*first)[d - own];
       else
-        a = b_.to_aff(after ? band_loops[d]->hi - 1 : band_loops[d]->lo, sp, s.record->loops);
+        a = missing_loop_at(s, *band_loops[d], after);
       list = isl_aff_list_add(list, a.release());
     }
     isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(
@@ -115,6 +115,20 @@ private:
                                                 isl_dim_set, "band");
     isl_space* map_space = isl_space_map_from_domain_and_range(sp.copy(), range);
     return isl::manage(isl_multi_aff_from_aff_list(map_space, list));
+  }
+
+  // A band loop statement s lacks, at its first iteration (or its last, after the main
+  // statement), as an aff on s's domain: its bound may use only loops that s has.
+  isl::aff missing_loop_at(const statement_info& s, const detail::symbol_node& l, bool after) const {
+    affine bound = after ? l.hi - 1 : l.lo;
+    for (const auto& used : bound.loops())
+      if (std::find(s.record->loops.begin(), s.record->loops.end(), used) == s.record->loops.end())
+        throw error(fmt::format("kernel \"{}\": statement {} ({}) lacks loop \"{}\" of the nest, whose bound depends on loop "
+                                "\"{}\" that {} lacks too; a systolic array runs every statement of its band at a point of "
+                                "the whole nest",
+                                p_.kernel().name(), s.name(), s.record->str(), l.name, used->name, s.name()),
+                    s.record->where);
+    return b_.to_aff(bound, s.domain.space(), s.record->loops);
   }
 
   isl::map embedding(const statement_info& s, size_t depth) const {

@@ -38,6 +38,9 @@ struct instance_maps {
   isl::union_map pe;         // S[x] -> pe[P]: PE coordinates, space-loop order
   size_t inner_loops = 0;    // loops below the band placed before the latency loops
   std::map<statement_id, std::vector<isl::aff>> inner;  // per statement: those loops' values (its own or padded)
+  /// S[x] -> order[b, i]: x's band point and inner loop values, the order of its PE's program
+  /// (lexicographic; the statements' order breaks ties).
+  isl::union_map order;
   bool reduction_reordered = false;  // the SIMD lanes of a reduction moved inside those loops
 };
 
