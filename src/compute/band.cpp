@@ -99,17 +99,17 @@ private:
     auto first = reduction ? detail::first_reduction_instance(s, *reduction, depth) : std::nullopt;
     if (!first) first.emplace();
     size_t own = s.loops.size();
-    isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
+    std::vector<isl::aff> affs;  // all made before the list: missing_loop_at may throw
     for (size_t d = 0; d < depth; ++d) {
-      isl::aff a;
       if (d < own)
-        a = isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d));
+        affs.push_back(isl::manage(isl_aff_var_on_domain(isl_local_space_from_space(sp.copy()), isl_dim_set, d)));
       else if (d < own + first->size())
-        a = (*first)[d - own];
+        affs.push_back((*first)[d - own]);
       else
-        a = missing_loop_at(s, *band_loops[d], after);
-      list = isl_aff_list_add(list, a.release());
+        affs.push_back(missing_loop_at(s, *band_loops[d], after));
     }
+    isl_aff_list* list = isl_aff_list_alloc(p_.context().ctx().get(), static_cast<int>(depth));
+    for (auto& a : affs) list = isl_aff_list_add(list, a.release());
     isl_space* range = isl_space_set_tuple_name(isl_space_range(isl_space_map_from_domain_and_range(
                                                     sp.copy(), b_.set_space("band", {band_loops.begin(), band_loops.begin() + depth}).release())),
                                                 isl_dim_set, "band");
