@@ -87,10 +87,10 @@ private:
       if (b.dep.kind == dep_kind::read) continue;
       isl::map pairs = b.dep.relation.intersect_params(out_.params);
       if (pairs.is_empty()) continue;
-      isl_map* from = order_of(p_.statement(b.dep.source)).release();
-      isl_map* to = order_of(p_.statement(b.dep.sink)).release();
+      isl::map from = order_of(p_.statement(b.dep.source)), to = order_of(p_.statement(b.dep.sink));
       bool earlier = position(b.dep.source) < position(b.dep.sink);
-      isl::map ordered = isl::manage(earlier ? isl_map_lex_le_map(from, to) : isl_map_lex_lt_map(from, to));
+      isl::map ordered = isl::manage(earlier ? isl_map_lex_le_map(from.release(), to.release())
+                                             : isl_map_lex_lt_map(from.release(), to.release()));
       ordered = isl::manage(isl_map_align_params(ordered.release(), pairs.space().release()));
       if (!pairs.subtract(ordered).is_empty()) {
         std::vector<std::string> names;
