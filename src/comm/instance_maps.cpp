@@ -47,10 +47,13 @@ public:
 
   instance_maps build() {
     for (size_t s = 0; s < p_.statements().size(); ++s) add(s);
+    std::map<statement_id, isl::map> orders;
     out_.order = isl::union_map::empty(p_.context().ctx());
-    for (const auto& s : p_.statements())
-      out_.order = out_.order.unite(isl::union_map(order_of(s).intersect_domain(s.domain.intersect_params(out_.params))));
-    check_inner_order();
+    for (const auto& s : p_.statements()) {
+      isl::map o = orders.emplace(s.id, order_of(s)).first->second;
+      out_.order = out_.order.unite(isl::union_map(o.intersect_domain(s.domain.intersect_params(out_.params))));
+    }
+    check_inner_order(orders);
     const auto& main = p_.statements()[main_];
     bool simd_reduction = d_.simd && std::any_of(main.reduction_loops.begin(), main.reduction_loops.end(),
                                                  [&](const loop_id& l) { return l == *d_.simd; });
@@ -76,7 +79,7 @@ private:
   // point of it. A kernel whose statements run those loops one after the other may depend on that
   // order (a statement after the loop of another and before a third's): every dependence within
   // a band point must still run its source first.
-  void check_inner_order() const {
+  void check_inner_order(const std::map<statement_id, isl::map>& orders) const {
     if (inner_.empty()) return;  // the band's own order: the design's legality
     auto position = [&](const statement_id& id) {
       for (size_t n = 0; n < p_.statements().size(); ++n)
@@ -87,7 +90,7 @@ private:
       if (b.dep.kind == dep_kind::read) continue;
       isl::map pairs = b.dep.relation.intersect_params(out_.params);
       if (pairs.is_empty()) continue;
-      isl::map from = order_of(p_.statement(b.dep.source)), to = order_of(p_.statement(b.dep.sink));
+      isl::map from = orders.at(b.dep.source), to = orders.at(b.dep.sink);
       bool earlier = position(b.dep.source) < position(b.dep.sink);
       isl::map ordered = isl::manage(earlier ? isl_map_lex_le_map(from.release(), to.release())
                                              : isl_map_lex_lt_map(from.release(), to.release()));
