@@ -19,6 +19,7 @@
 #include "sadsl/compute/latency_hiding.hpp"
 #include "sadsl/compute/simd.hpp"
 #include "sadsl/compute/space_time.hpp"
+#include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/compute/expand_locals.hpp"
 #include "sadsl/codegen/hls.hpp"
 #include "sadsl/model/evaluator.hpp"

@@ -1,4 +1,5 @@
 #include "sadsl/compute/simd.hpp"
+#include "sadsl/compute/zero_padding.hpp"
 
 #include <algorithm>
 
@@ -98,6 +99,10 @@ design_or_reason simd(const design& d) {
   if (d.tile_order.empty())
     return design_or_reason::illegal(fmt::format("SIMD of design {} needs array partitioning first", d.name()));
   if (d.simd) return design_or_reason::illegal(fmt::format("design {} is already vectorized", d.name()));
+  // SIMD lanes run whole vectors: a partial tile's lanes past the end would need zeros.
+  if (zero_padding z = check_zero_padding(d); !z.valid())
+    return design_or_reason::illegal(fmt::format(
+        "design {}: its partial tiles are guarded ({}), and SIMD lanes need whole vectors", d.name(), z.why_not));
   auto candidates = simd_candidates(d);
   if (candidates.empty())
     return design_or_reason::illegal(fmt::format(

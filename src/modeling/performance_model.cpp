@@ -15,6 +15,7 @@
 #include "pe_pipeline.hpp"
 #include "resources.hpp"
 #include "sadsl/comm/fifo_depths.hpp"
+#include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
 
@@ -55,8 +56,8 @@ public:
 
   void build(const architecture& a) {
     if (a.padding == padding_mode::guarded)
-      throw error(fmt::format("design {}: its partial tiles are guarded (not zero-padded); sadsl does not model guarded "
-                              "designs yet", d_.name()));
+      throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl does not model guarded designs yet",
+                              d_.name(), check_zero_padding(d_).why_not));
     values_ = model_point(m_, a.point.factors, prog_.kernel());
     for (size_t n = 0; n < a.networks.size(); ++n) plan_network(a, n);
     for (size_t j = 0; j < d_.tile_order.size(); ++j) {

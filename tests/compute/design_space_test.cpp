@@ -7,6 +7,7 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/kernels.hpp"
 #include "../support/test_support.hpp"
 
 using namespace sadsl;
@@ -155,6 +156,22 @@ TEST_CASE("pass errors") {
   design p = array_partition(d, tile_orders(d).front()).value();
   CHECK(array_partition(p, tile_orders(d).front()).why() == "design [i,j] <[i,j],k> is already partitioned");
   CHECK(message_of([&] { space_time(mm, {"q"}).value(); }) == "\"q\" is not a loop of the band [i, j, k]");
+}
+
+TEST_CASE("a design whose partial tiles are guarded is not vectorized") {
+  // i starts at 1: a partial tile cannot be padded with zeros, and SIMD lanes need whole vectors.
+  kernel k = sadsl::testing::mm_from_one();
+  std::vector<design> ds = designs(k);
+  REQUIRE(ds.size() == 18);
+  for (const auto& d : ds) {
+    CHECK_FALSE(d.simd.has_value());
+    for (const auto& f : d.factors) CHECK(f.id.level != tile_level::simd);
+  }
+  design d = ds.front();
+  CHECK(check_zero_padding(d).why_not == "loop \"i\" does not run over [0, P) for a param P");
+  CHECK(simd(d).why() == "design " + d.name() + ": its partial tiles are guarded (loop \"i\" does not run over [0, P) "
+                         "for a param P), and SIMD lanes need whole vectors");
+  CHECK(check_zero_padding(designs(catalog::mm()).front()).valid());  // MM's loops run over [0, N)
 }
 
 TEST_CASE("a loop whose dependence distance exceeds one cannot be a space loop") {

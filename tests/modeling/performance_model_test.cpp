@@ -12,6 +12,8 @@
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/program.hpp"
+#include "../support/kernels.hpp"
+#include "../support/test_support.hpp"
 #include "random_point.hpp"
 
 using namespace sadsl;
@@ -109,6 +111,14 @@ TEST_CASE("a design the builder does not model says why", "[modeling]") {
   auto ds = designs(k);
   REQUIRE(!ds.empty());
   CHECK_THROWS_WITH(performance_model(ds.front()), Catch::Contains("sadsl does not model"));
+}
+
+TEST_CASE("a guarded design (a loop that does not start at 0) says why it has no model yet", "[modeling]") {
+  kernel k = sadsl::testing::mm_from_one();
+  design d = designs(k).front();
+  CHECK(sadsl::testing::message_of([&] { performance_model(d); }) ==
+        "design " + d.name() + ": its partial tiles are guarded (loop \"i\" does not run over [0, P) for a param P); "
+        "sadsl does not model guarded designs yet");
 }
 
 TEST_CASE("flip-flops of operators and FIFOs: the cited figures", "[modeling]") {

@@ -30,4 +30,17 @@ inline kernel guarded_sum() {
   return f;
 }
 
+/// MM with i from 1: a rectangular nest whose partial tiles cannot be padded with zeros (a loop
+/// must run over [0, P)), so its designs are guarded.
+inline kernel mm_from_one() {
+  kernel k("mm_from_1");
+  param N = k.param("N", 40);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.output<float>("C", {N, N});
+  loop i("i", 1, N), j("j", N), r("k", N);
+  C(i, j) += A(i, r) * B(r, j);
+  return k;
+}
+
 }  // namespace sadsl::testing

@@ -5,13 +5,11 @@
 //
 //   zero-padded: every band loop runs to ceil(N / t1) * t1; the host pads the inputs with zeros
 //     and crops the outputs. Every PE runs full tiles: uniform control and streams, what the
-//     hardware of MM-like kernels does. Valid when no padded iteration can change a real output:
-//     each band loop runs over [0, P) for a param P of its own (raised to the padded size), and
-//     every statement is the implicit initialization or a += / -= of a product in which each
-//     reduction loop indexes a factor exactly (so a padded reduction iteration adds a padded zero)
-//     and each other loop indexes the result exactly (so it writes a cropped element).
+//     hardware of MM-like kernels does. Valid when no padded iteration can change a real output
+//     (compute/zero_padding.hpp has the rule, which depends on the design alone).
 //   guarded: partial tiles run only their real instances (non-rectangular domains, guards, other
-//     statements). Non-rectangular domains always keep their guards.
+//     statements). Non-rectangular domains always keep their guards. A guarded design has no
+//     SIMD factor (compute/simd.hpp): its lanes would need whole vectors.
 #include <cstdint>
 #include <map>
 #include <string>

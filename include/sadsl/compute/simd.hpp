@@ -4,7 +4,9 @@
 // and every access is stride-0 or stride-1 in it. When an input is stride-1 only in another
 // layout (MM's B(k, j) under SIMD on k), the design records the transposed layout and the host
 // performs it. The factor (x_t2, Odyssey's name; x_t3 if x already has a latency factor) divides
-// x_t1, is a power of two and at most 8 lanes (Odyssey's space).
+// x_t1, is a power of two and at most 8 lanes (Odyssey's space). A design whose partial tiles
+// cannot be padded with zeros (compute/zero_padding.hpp) is not vectorized: its lanes would need
+// whole vectors.
 #include "sadsl/compute/design.hpp"
 
 namespace sadsl {

@@ -1,0 +1,32 @@
+#pragma once
+// Whether a design's partial tiles can be padded with zeros (comm/padding.hpp says what the two
+// ways of running a partial tile are). The answer depends on the band and the statements, not on
+// the point: compute asks it before SIMD, whose lanes need whole vectors (a guarded design has
+// none), comm when it plans the padding of an architecture.
+//
+// Zero padding is valid when no padded iteration can change a real output: each band loop runs
+// over [0, P) for a param P of its own (raised to the padded size), and every statement is the
+// implicit initialization or a += / -= of a product in which each reduction loop indexes a factor
+// exactly (so a padded reduction iteration adds a padded zero) and each other loop indexes the
+// result exactly (so it writes a cropped element).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sadsl/compute/design.hpp"
+
+namespace sadsl {
+
+struct zero_padding {
+  /// Why the design's partial tiles must be guarded ("" when they can be padded with zeros).
+  std::string why_not;
+  /// Each band loop and the param it runs to (when they can be padded).
+  std::vector<std::pair<const detail::symbol_node*, const detail::symbol_node*>> loop_params;
+
+  bool valid() const { return why_not.empty(); }
+};
+
+/// Whether design d's partial tiles can be padded with zeros.
+zero_padding check_zero_padding(const design& d);
+
+}  // namespace sadsl

@@ -1,0 +1,123 @@
+// Whether a design's partial tiles can be padded with zeros (zero_padding.hpp).
+#include "sadsl/compute/zero_padding.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace sadsl {
+
+namespace {
+
+using detail::symbol_kind;
+using detail::symbol_node;
+using detail::symbol_ptr;
+
+// The param p when a == 1 * p exactly.
+const symbol_node* single_param(const affine& a) {
+  if (a.constant() != 0 || a.terms().size() != 1) return nullptr;
+  const auto& t = a.terms().front();
+  return t.coefficient == 1 && t.symbol->kind == symbol_kind::param ? t.symbol.get() : nullptr;
+}
+
+bool is_exactly(const affine& a, const symbol_node* loop) {
+  return a.constant() == 0 && a.terms().size() == 1 && a.terms().front().coefficient == 1 &&
+         a.terms().front().symbol.get() == loop;
+}
+
+bool mentions(const affine& a, const symbol_node* s) { return a.coefficient(s) != 0; }
+
+// Whether tensor t has a dimension indexed exactly by `loop` whose extent is the loop's param.
+bool indexes_exactly(const detail::tensor_node& t, const std::vector<affine>& index, const symbol_node* loop,
+                     const symbol_node* param) {
+  for (size_t d = 0; d < index.size(); ++d)
+    if (is_exactly(index[d], loop) && single_param(t.extents[d]) == param) return true;
+  return false;
+}
+
+// The factors of a product: reads (through casts) and constants; false when e is not a product.
+bool product_reads(const expr_node& e, std::vector<const expr_node*>& reads) {
+  switch (e.op) {
+    case expr_op::read: reads.push_back(&e); return true;
+    case expr_op::constant: return true;
+    case expr_op::cast: return product_reads(*e.args[0], reads);
+    case expr_op::mul: return product_reads(*e.args[0], reads) && product_reads(*e.args[1], reads);
+    default: return false;
+  }
+}
+
+class checker {
+public:
+  explicit checker(const design& d) : d_(d), p_(*d.band->source) {}
+
+  // "" when zero padding is valid, else why not.
+  std::string check() {
+    for (const auto& l : d_.band->loops) {
+      const symbol_node* param = single_param(l->hi);
+      if (!l->lo.is_constant() || l->lo.constant() != 0 || !param)
+        return fmt::format("loop \"{}\" does not run over [0, P) for a param P", l->name);
+      for (const auto& [other, q] : params_)
+        if (q == param) return fmt::format("loops \"{}\" and \"{}\" share the param \"{}\"", other->name, l->name, param->name);
+      params_.emplace_back(l.get(), param);
+    }
+    for (const auto& s : p_.statements())
+      if (std::string why = check_statement(*s.record); !why.empty()) return fmt::format("statement {}: {}", s.name(), why);
+    return "";
+  }
+
+  const std::vector<std::pair<const symbol_node*, const symbol_node*>>& params() const { return params_; }
+
+private:
+  const symbol_node* param_of(const symbol_node* loop) const {
+    for (const auto& [l, q] : params_)
+      if (l == loop) return q;
+    return nullptr;
+  }
+
+  std::string check_statement(const statement_record& s) {
+    for (const auto& g : s.guards)
+      for (const auto& c : g.cond.constraints())
+        for (const auto& [loop, param] : params_)
+          if (mentions(c.expr, loop) || mentions(c.expr, param)) return fmt::format("guard \"{}\"", g.cond.str());
+    for (const auto& l : s.loops) {
+      if (param_of(l.get())) continue;  // a band loop
+      for (const auto& [loop, param] : params_)
+        if (mentions(l->lo, loop) || mentions(l->hi, loop) || mentions(l->lo, param) || mentions(l->hi, param))
+          return fmt::format("the bounds of loop \"{}\" depend on band loop \"{}\"", l->name, loop->name);
+    }
+    if (s.implicit_init) return "";
+    if (s.op != update_op::add && s.op != update_op::sub)
+      return "only += and -= accumulations (and the implicit initialization) are padded with zeros";
+    std::vector<const expr_node*> reads;
+    if (!product_reads(*s.rhs.node(), reads)) return "its right-hand side is not a product";
+    for (const auto& l : s.loops) {
+      const symbol_node* param = param_of(l.get());
+      if (!param) continue;
+      bool ok = indexes_exactly(*s.lhs, s.lhs_index, l.get(), param);
+      bool reduction = std::find(s.reduction_loops.begin(), s.reduction_loops.end(), l) != s.reduction_loops.end();
+      if (reduction)
+        ok = std::any_of(reads.begin(), reads.end(),
+                         [&](const expr_node* r) { return indexes_exactly(*r->tensor, r->index, l.get(), param); });
+      if (!ok)
+        return fmt::format("no {} is indexed by \"{}\" alone over its extent \"{}\"", reduction ? "factor" : "result",
+                           l->name, param->name);
+    }
+    return "";
+  }
+
+  const design& d_;
+  const program& p_;
+  std::vector<std::pair<const symbol_node*, const symbol_node*>> params_;  // band loop -> its param
+};
+
+}  // namespace
+
+zero_padding check_zero_padding(const design& d) {
+  checker c(d);
+  zero_padding out;
+  out.why_not = c.check();
+  if (out.valid()) out.loop_params = c.params();
+  return out;
+}
+
+}  // namespace sadsl
