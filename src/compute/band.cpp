@@ -84,6 +84,7 @@ public:
       if (permutable(depth)) break;
     band out = make(depth);
     check_uniform(out);
+    check_inner_loops(depth);
     return out;
   }
 
@@ -115,6 +116,20 @@ private:
                                                 isl_dim_set, "band");
     isl_space* map_space = isl_space_map_from_domain_and_range(sp.copy(), range);
     return isl::manage(isl_multi_aff_from_aff_list(map_space, list));
+  }
+
+  // The PEs run the loops below the band as one nest, the main statement's: a statement that
+  // nests another loop there (a sequence of loops) has no place in it.
+  void check_inner_loops(size_t depth) const {
+    const auto& inner = main_->record->loops;
+    for (const auto& s : p_.statements())
+      for (size_t k = depth; k < s.record->loops.size(); ++k)
+        if (s.record->loops[k] != inner.at(k))
+          throw error(fmt::format("kernel \"{}\": statements {} ({}) and {} ({}) nest different loops below the band "
+                                  "(\"{}\" and \"{}\"); the PEs of a systolic array run one loop nest below its band",
+                                  p_.kernel().name(), s.name(), s.record->str(), main_->name(), main_->record->str(),
+                                  s.record->loops[k]->name, inner[k]->name),
+                      s.record->where);
   }
 
   // A band loop statement s lacks, at its first iteration (or its last, after the main

@@ -24,7 +24,7 @@ compile_result compile(const kernel& k, const compile_options& o) {
   driver::write(o.output, "polyhedral.txt", driver::polyhedral_text(*r.polyhedral, r.dependences));
   r.designs = step("designs", [&] { return designs(k, o.designs); });
   driver::write(o.output, "designs.txt", driver::designs_text(r.designs));
-  if (o.verify) step("verify", [&] { return driver::verify_designs(k, r.designs, o); });
+  if (o.verify) r.refused = step("verify", [&] { return driver::verify_designs(k, r.designs, o); });
   r.work = step("operations", [&] { return driver::workload_of(*r.polyhedral); });
   if (o.models) step("models", [&] { return driver::design_spaces(r, o); });
   if (r.spaces.empty()) r.not_tuned = o.models ? driver::none_modeled(r) : "no model source given";

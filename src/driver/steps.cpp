@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -37,17 +38,30 @@ std::string designs_text(const std::vector<design>& ds) {
   return text;
 }
 
-void verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o) {
+std::vector<std::string> verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o) {
   if (o.verify_size < 1)
     throw error(fmt::format("compile_options::verify_size = {}, but sizes are at least 1", o.verify_size));
   scoped_sizes sizes(k, [&](int64_t n, int64_t value) { return std::min(value, o.verify_size + 2 * n); });
   const buffers expected = reference_run(k);  // once for every design (read by every thread)
-  for_each_design(ds, o.designs, o.threads, [&](size_t, const design& d) {
+  std::vector<std::string> refused(ds.size());
+  for_each_design(ds, o.designs, o.threads, [&](size_t index, const design& d) {
     design_point point = sample_point(d);
     std::string problem = verify_design(d, point, expected);
-    if (problem.empty()) problem = verify_architecture(build_architecture(d, {point, {}, false}), expected);
+    if (problem.empty()) {
+      // A design whose architecture sadsl refuses to build (comm's checks, docs/reliability.md)
+      // is dropped; the kernel's other designs go on.
+      std::optional<architecture> a;
+      try {
+        a = build_architecture(d, {point, {}, false});
+      } catch (const error& e) {
+        refused[index] = e.what();
+        return;
+      }
+      problem = verify_architecture(*a, expected);
+    }
     if (!problem.empty()) throw internal_error("verification of kernel \"" + k.name() + "\" failed: " + problem);
   });
+  return refused;
 }
 
 tune::workload workload_of(const program& p) {
@@ -79,8 +93,23 @@ void design_spaces(compile_result& r, const compile_options& o) {
   std::vector<model::design_model> models;
   std::vector<std::map<param_id, int64_t>> sizes;
   std::vector<size_t> modeled;
-  std::vector<std::optional<model::design_model>> made =
-      design_models(r.designs, o.models, o.designs, o.threads, &r.not_modeled);
+  std::vector<design> built;  // the designs not refused at verification
+  std::vector<size_t> built_index;
+  for (size_t d = 0; d < r.designs.size(); ++d)
+    if (r.refused.empty() || r.refused[d].empty()) {
+      built.push_back(r.designs[d]);
+      built_index.push_back(d);
+    }
+  std::vector<std::string> why;
+  std::vector<std::optional<model::design_model>> made_built = design_models(built, o.models, o.designs, o.threads, &why);
+  std::vector<std::optional<model::design_model>> made(r.designs.size());
+  r.not_modeled.assign(r.designs.size(), "");
+  for (size_t d = 0; d < r.refused.size(); ++d)
+    if (!r.refused[d].empty()) r.not_modeled[d] = "not built: " + r.refused[d];
+  for (size_t b = 0; b < built.size(); ++b) {
+    made[built_index[b]] = std::move(made_built[b]);
+    r.not_modeled[built_index[b]] = std::move(why[b]);
+  }
   for (size_t d = 0; d < r.designs.size(); ++d) {
     std::optional<model::design_model>& m = made[d];
     if (!m && r.not_modeled[d].empty()) r.not_modeled[d] = no_reason;
@@ -120,7 +149,8 @@ std::string none_modeled(const compile_result& r) {
     const std::string& why = r.not_modeled[d];
     if (why.empty() || why == no_reason) continue;
     std::string name = r.designs.at(d).name();
-    bool named = why.rfind("design " + name, 0) == 0;  // the builder's messages often start so
+    // The builder's messages often start so (a refused design's after "not built: ").
+    bool named = why.rfind("design " + name, 0) == 0 || why.rfind("not built: design " + name, 0) == 0;
     return out + " (" + (named ? why : "design " + name + ": " + why) + ")";
   }
   return out;

@@ -38,13 +38,16 @@ std::string designs_text(const std::vector<design>& ds);
 
 /// Checks every design at reduced sizes (o.verify_size) with the interpreter (its concrete
 /// schedule) and the executor (its architecture), both at sample_point, on o.threads threads;
-/// restores the kernel's sizes. sadsl::internal_error naming the design and what differs.
-void verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o);
+/// restores the kernel's sizes. Per design, why building its architecture was refused (a
+/// sadsl::error; "" when it was built). sadsl::internal_error naming the design and what differs
+/// when a design or an architecture computes something else than the kernel.
+std::vector<std::string> verify_designs(const kernel& k, const std::vector<design>& ds, const compile_options& o);
 
 /// The kernel's arithmetic at its current sizes, as the tuner's throughput numerator.
 tune::workload workload_of(const program& p);
 
-/// One design space per design that has a model (r.spaces, r.space_design).
+/// One design space per design that has a model (r.spaces, r.space_design); a design refused at
+/// verification (r.refused) is not modeled.
 void design_spaces(compile_result& r, const compile_options& o);
 
 /// The symbolic architecture of d; std::nullopt, with `why` set to the builder's message, where

@@ -62,6 +62,20 @@ TEST_CASE("a statement placed in a nest whose loop bound needs a loop it lacks i
       "that S0 lacks too; a systolic array runs every statement of its band at a point of the whole nest"));
 }
 
+TEST_CASE("statements that nest different loops below the band are refused by designs()") {
+  kernel k("two_nests");
+  param N = k.param("N", 4);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.inout<float>("C", {N});
+  loop a("a", N), b("b", N), c("c", N);
+  C(a) += A(a, b);  // S0: a, then b
+  C(a) += B(a, c);  // S1: a, then c, after all of b
+  CHECK(message_of([&] { designs(k); }).ends_with(
+      "kernel \"two_nests\": statements S1 (C(a) += B(a, c)) and S0 (C(a) += A(a, b)) nest different loops below the "
+      "band (\"c\" and \"b\"); the PEs of a systolic array run one loop nest below its band"));
+}
+
 TEST_CASE("statements whose inner loops must run one after the other are refused") {
   // Per a: S0 over b, then S1, then S2 over b. The PEs run b once for all three, S1 at its last
   // iteration, which would run S2 at b = 1 (C(a + 1)) before S1 writes C(a + 1).

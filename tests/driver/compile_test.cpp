@@ -79,6 +79,44 @@ TEST_CASE("a design sadsl's compiler cannot model says why") {
                            ": the extent of loop j (N - k) depends on loop k: sadsl does not model triangular loop nests yet)");
 }
 
+TEST_CASE("a design whose architecture is refused is dropped and the other designs go on") {
+  // C(i) -= min(-C(i), X(j)): with j in space the update would read the previous PE's C(i) twice.
+  kernel k("twice");
+  param N = k.param("N", 64);
+  auto X = k.input<float>("X", {N});
+  auto C = k.inout<float>("C", {N});
+  loop i("i", N), j("j", N);
+  C(i) -= min(-C(i), X(j));
+  compile_options o;
+  o.threads = 1;
+  std::vector<std::string> asked;
+  o.models = [&](const design& d) -> std::optional<model::design_model> {
+    asked.push_back(d.name());
+    return std::nullopt;
+  };
+  compile_result r = compile(k, o);
+  REQUIRE(r.refused.size() == r.designs.size());
+  std::vector<std::string> built;
+  for (size_t d = 0; d < r.designs.size(); ++d) {
+    const std::string& name = r.designs[d].name();
+    if (r.refused[d].empty()) {
+      built.push_back(name);
+      CHECK(r.not_modeled[d] == "the model source has none");
+      continue;
+    }
+    CHECK(name.find("j]") != std::string::npos);  // a design with j in space
+    std::string refusal = "design " + name + ": statement S0 reads one value of tensor \"C\" twice from the previous PE "
+                          "along j (C(i) and C(i)) in one instance; sadsl passes each value once along a chain";
+    CHECK(r.refused[d] == refusal);
+    CHECK(r.not_modeled[d] == "not built: " + refusal);
+  }
+  CHECK(built == std::vector<std::string>{"[i] <[i],j>", "[i] <[j],i>"});
+  CHECK(asked == built);  // a refused design is not modeled
+  CHECK(r.not_tuned == "no design has a performance model (not built: design [j] <[i],j>: statement S0 reads one value "
+                       "of tensor \"C\" twice from the previous PE along j (C(i) and C(i)) in one instance; sadsl passes "
+                       "each value once along a chain)");
+}
+
 TEST_CASE("a model source's reason for no model goes into the result and the report") {
   kernel k = catalog::fir();
   k.get_param("N").set(64);

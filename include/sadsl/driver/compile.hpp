@@ -121,13 +121,18 @@ struct compile_result {
   std::shared_ptr<const program> polyhedral;  ///< the kernel's program
   std::vector<dependence> dependences;
   std::vector<design> designs;                 ///< every dataflow x tile order
+  /// Per design (as `designs`), when verified: why building its architecture was refused at the
+  /// verification size ("" when it was built and verified). A refused design is not modeled nor
+  /// tuned; the others go on.
+  std::vector<std::string> refused;
   tune::workload work;                         ///< the kernel's operations at its problem sizes
   /// The design space of each design that has a model, and the index of its design.
   std::vector<tune::design_space> spaces;
   std::vector<size_t> space_design;
   std::optional<tune::multi_result> tuning;
   /// Per design (as `designs`), when a model source was given: why it has no model ("" when it
-  /// has one; the source's no_model message, or "the model source has none").
+  /// has one; the source's no_model message, "the model source has none", or for a refused
+  /// design "not built: " and the refusal).
   std::vector<std::string> not_modeled;
   /// Why nothing was tuned ("" when something was): with a model source and no model, the first
   /// design's reason.
