@@ -56,8 +56,6 @@ public:
       const symbol_node* param = single_param(l->hi);
       if (!l->lo.is_constant() || l->lo.constant() != 0 || !param)
         return fmt::format("loop \"{}\" does not run over [0, P) for a param P", l->name);
-      for (const auto& [other, q] : params_)
-        if (q == param) return fmt::format("loops \"{}\" and \"{}\" share the param \"{}\"", other->name, l->name, param->name);
       params_.emplace_back(l.get(), param);
     }
     for (const auto& s : p_.statements())

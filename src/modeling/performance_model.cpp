@@ -4,6 +4,7 @@
 #include "sadsl/modeling/symbolic_architecture.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -131,6 +132,7 @@ public:
     // A rough LUT estimate, as in the imported models (Odyssey has none): lanes, PE control, I/O modules.
     m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io * expr(300);
     add_constraints();
+    add_shared_padding();
     add_reduction_grids(a);
   }
 
@@ -509,6 +511,26 @@ private:
                               "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
   }
 
+  // Loops that share a size param (square MM's i, j, k over N) pad it together: where their
+  // first-level factors pad it to different sizes the design runs guarded (comm/padding.hpp),
+  // which the model does not describe, so those points are not in its space.
+  void add_shared_padding() {
+    std::map<const detail::symbol_node*, loop_id> first;
+    for (const auto& [loop, param] : check_zero_padding(d_).loop_params) {
+      loop_id l = loop->loop_identity();
+      auto [seen, fresh] = first.emplace(param, l);
+      if (fresh) continue;
+      const modeling::loop_terms& a = s_.loop(seen->second);
+      const modeling::loop_terms& b = s_.loop(l);
+      std::string text = fmt::format("{} and {} pad {} alike", d_.name_of({seen->second, tile_level::array_partition}),
+                                     d_.name_of({l, tile_level::array_partition}), param->name);
+      for (auto relation : {model::constraint::kind::at_most, model::constraint::kind::at_least}) {
+        m_.constraints.push_back({relation, a.tiles * a.t1, b.tiles * b.t1, text});
+        sym_.constraints.push_back(m_.constraints.back());
+      }
+    }
+  }
+
   // A space loop along which the PEs forward partial sums (a flow group: the PEs reduce along it)
   // needs two or more PEs for the architecture the model describes: with one, the partial sums
   // stay in the PE and the networks that reload or drain them are others (MM's [j,k] with
@@ -586,17 +608,24 @@ void read_template(const design& d, const modeling_options& options, model::desi
   }
   const kernel& k = d.band->source->kernel();
   // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
-  // the template factors. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:
+  // the template factors (MM's reduction loop K, n = 2, three: a loop whose tiles run in all but
+  // the first must have three to tell that from the first alone). A param that bounds two or more
+  // band loops (square MM's N) 24 + 2n + 2 x params, so that each of its loops has three, and its
+  // value stays distinct. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:
   // they run whole in every PE, where three or more iterations suffice and every one costs
   // template cycles. Odd and even keep every param's value distinct.
-  std::set<uint64_t> tiled;
+  std::map<uint64_t, int> band_loops;
   for (const auto& l : d.band->loop_ids()) {
     affine extent = d.band->extent(l);
-    for (const auto& t : extent.terms()) tiled.insert(t.symbol->seq);
+    for (const auto& t : extent.terms()) ++band_loops[t.symbol->seq];
   }
-  std::vector<bool> bounds_band;
-  for (const auto& p : k.params()) bounds_band.push_back(tiled.count(p.id().key()) > 0);
-  scoped_sizes sizes(k, [&](int64_t n, int64_t) { return bounds_band[static_cast<size_t>(n)] ? 16 + 2 * n : 3 + 2 * n; });
+  std::vector<int> bounds_band;
+  for (const auto& p : k.params()) bounds_band.push_back(band_loops[p.id().key()]);
+  const int64_t params = static_cast<int64_t>(bounds_band.size());
+  scoped_sizes sizes(k, [&](int64_t n, int64_t) {
+    int loops = bounds_band[static_cast<size_t>(n)];
+    return loops > 1 ? 24 + 2 * n + 2 * params : loops == 1 ? 16 + 2 * n : 3 + 2 * n;
+  });
   architecture_point at{template_point(d), {}, options.prefer_uram, /*widest_packing=*/false};
   at.operation_expressions = false;  // the model reads the programs, not the operations' guards and indices
   architecture a = build_architecture(d, at);

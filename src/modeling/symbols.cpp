@@ -51,7 +51,7 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
       x.upper_bound = of_params(extent, "the extent of loop " + f.id.loop.name());
       // The tuner knows a tiled loop by its problem size's split_by chain.
       if (extent.constant() == 0 && extent.terms().size() == 1 && extent.terms()[0].coefficient == 1)
-        m.params[param_index_.at(extent.terms()[0].symbol->seq)].split_by = index.at(f.id);
+        m.params[size_of_loop(m, *extent.terms()[0].symbol, f.id.loop)].split_by = index.at(f.id);
     }
   }
   if (d.simd) simd_ = param({*d.simd, tile_level::simd});
@@ -88,6 +88,23 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
   for (const auto& [key, extent] : inner_) add_frame_dim(extent, key);
   for (const auto& l : d.latency) add_frame_dim(loops_.at(l).latency, l.key());
   add_frame_dim(simd_, d.simd ? std::optional<uint64_t>(d.simd->key()) : std::nullopt);
+}
+
+size_t symbols::size_of_loop(model::design_model& m, const detail::symbol_node& param, const loop_id& loop) {
+  size_t size = param_index_.at(param.seq);
+  if (!m.params[size].split_by) return size;
+  // Another loop is tiled by this size already (square MM's i, j, k over N): this loop gets a size
+  // param of its own, of the same origin and value, so that each tiled loop has its chain.
+  std::string name = fmt::format("{}_{}", param.name, loop.name());
+  auto taken = [&](const std::string& n) {
+    return std::any_of(m.params.begin(), m.params.end(), [&](const model::parameter& x) { return x.name == n; });
+  };
+  while (taken(name)) name += "_";
+  model::parameter x;
+  x.name = name;
+  x.origin = m.params[size].origin;
+  m.params.push_back(std::move(x));
+  return m.params.size() - 1;
 }
 
 expr symbols::of_params(const affine& a, const std::string& what) const {

@@ -62,6 +62,9 @@ private:
   const loop_terms* band_loop(uint64_t key) const;
   const expr* inner_loop(uint64_t key) const;
   void add_frame_dim(const expr& extent, std::optional<uint64_t> loop);
+  // The model parameter of problem size `param` whose split_by chain tiles `loop`: the kernel
+  // param's own, or a new one when another loop shares the param.
+  size_t size_of_loop(model::design_model& m, const detail::symbol_node& param, const loop_id& loop);
 
   const design& d_;
   const program& prog_;

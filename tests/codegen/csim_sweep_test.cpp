@@ -19,6 +19,7 @@
 #include <sadsl/sadsl.hpp>
 
 #include "../comm/support.hpp"
+#include "../support/kernels.hpp"
 #include "csim_support.hpp"
 
 using namespace sadsl;
@@ -84,6 +85,14 @@ TEST_CASE("csim: every MM design (fp32) at three tilings") {
   CHECK(r.designs == 18 * 3);
   CHECK(r.vectorized > 0);
   CHECK(r.packed > 0);
+}
+
+// One size for i, j and k: the loops pad it together (the tilings pick one factor per extent).
+TEST_CASE("csim: every MM design with one size for i, j and k at two tilings") {
+  auto shapes = {tiling_shape::non_divisor, tiling_shape::wide};
+  auto r = sweep(mm_square(10), "mm_square", {}, 0, SIZE_MAX, shapes);
+  CHECK(r.designs == 18 * 2);
+  CHECK(r.vectorized > 0);
 }
 
 TEST_CASE("csim: every MM design (int16 inputs, int32 sums) at three tilings") {

@@ -10,6 +10,7 @@
 
 #include <sadsl/sadsl.hpp>
 
+#include "../support/kernels.hpp"
 #include "../support/test_support.hpp"
 
 using namespace sadsl;
@@ -241,6 +242,25 @@ TEST_CASE("with sadsl's own models the tuned configuration gives each DRAM port'
   REQUIRE(r.tuned_symbolic_architecture);
   REQUIRE(r.tuned_architecture);
   CHECK(counts_at(*r.tuned_symbolic_architecture, r.best_point(), k) == counts_of(*r.tuned_architecture));
+}
+
+TEST_CASE("a kernel whose loops share one size is tuned with sadsl's models, padded alike") {
+  kernel k = mm_square(60);
+  compile_options o;
+  o.models = compiler_models(o.device);
+  o.search.seconds = 2;
+  compile_result r = compile(k, o);
+  REQUIRE(r.tuned());
+  CHECK(r.spaces.size() == 18);
+  auto cfg = r.tuned_configuration();
+  // The model gives each tiled loop a size: N for i, N_j and N_k (the same kernel param) for j and k.
+  CHECK(cfg["problem_sizes"] == nlohmann::ordered_json::parse(R"({"N": 60, "N_j": 60, "N_k": 60})"));
+  const auto& padded = cfg["padded_sizes"];
+  CHECK(padded["i"] == padded["j"]);
+  CHECK(padded["j"] == padded["k"]);
+  REQUIRE(r.tuned_architecture);
+  CHECK(r.tuned_architecture->padding == padding_mode::zero_padded);
+  CHECK(verify_architecture(*r.tuned_architecture) == "");
 }
 
 TEST_CASE("a model whose problem sizes are not the kernel's") {

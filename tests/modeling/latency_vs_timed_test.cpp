@@ -17,12 +17,15 @@
 #include <fmt/format.h>
 
 #include "sadsl/catalog/kernels.hpp"
+#include "sadsl/comm/executor.hpp"
 #include "sadsl/comm/fifo_depths.hpp"
 #include "sadsl/comm/timed_simulation.hpp"
 #include "sadsl/compute/designs.hpp"
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/program.hpp"
+#include "../support/kernels.hpp"
+#include "../support/test_support.hpp"
 #include "random_point.hpp"
 
 using namespace sadsl;
@@ -151,6 +154,44 @@ TEST_CASE("MM models: latency within 2% of the timed simulation, all 18 designs 
   CHECK(rows.size() == 54);
   for (const auto& r : rows) {
     INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
+    CHECK(std::abs(r.error()) <= 0.02);
+    CHECK(r.ports == "");
+  }
+}
+
+TEST_CASE("square MM (one size for i, j and k): padded alike, within 2%; padded unlike, illegal and guarded", "[modeling]") {
+  kernel k = sadsl::testing::mm_square(44);
+  // 24, 16 and 12 all pad 44 to 48: zero-padded, as MM with three sizes.
+  named_point alike{"alike", {{"i_t1", 24}, {"j_t1", 16}, {"k_t1", 12}, {"i_t2", 8}, {"j_t2", 8}, {"k_t2", 4}}};
+  // ... and 24, 24, 16 with 16 cycles of PE work per tile: the I/O leads.
+  named_point io{"alike, I/O-bound", {{"i_t1", 24}, {"j_t1", 24}, {"k_t1", 16}, {"i_t2", 4}, {"j_t2", 4}, {"k_t2", 2}}};
+  // 22 pads it to 44, 16 to 48: the loops cannot share one padded size.
+  named_point unlike{"unlike", {{"i_t1", 22}, {"j_t1", 16}, {"k_t1", 12}, {"i_t2", 2}, {"j_t2", 4}, {"k_t2", 1}}};
+  std::vector<row> rows;
+  for (const auto& d : designs(k)) {
+    INFO(d.name());
+    REQUIRE(d.simd.has_value());
+    model::design_model m = performance_model(d);
+    rows.push_back(compare(d, m, alike));
+    rows.push_back(compare(d, m, io));
+    std::string text;
+    design_point p = point_of(d, unlike, text);
+    std::vector<double> x = model_point(m, p, k);
+    CHECK(model::interpreter(m).evaluate(x, {1e9, 1e9, 1e9}).legal == 0);
+    architecture a = build_architecture(d, {p, {}, false});
+    CHECK(a.padding == padding_mode::guarded);
+    CHECK(verify_architecture(a) == "");
+    p[{d.simd.value(), tile_level::simd}] = 2;
+    CHECK(sadsl::testing::message_of([&] { build_architecture(d, {p, {}, false}); }) ==
+          "design " + d.name() + ": SIMD lanes need whole vectors, but the design cannot be padded with zeros (loops \"i\" "
+          "and \"j\" share the param \"N\", which their first-level factors pad to 44 and 48); use a SIMD factor of 1");
+  }
+  print_table(rows);
+  CHECK(rows.size() == 36);
+  for (const auto& r : rows) {
+    INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
+    CHECK(r.legal);
+    CHECK(r.resources_exact);
     CHECK(std::abs(r.error()) <= 0.02);
     CHECK(r.ports == "");
   }

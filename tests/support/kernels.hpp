@@ -30,6 +30,19 @@ inline kernel guarded_sum() {
   return f;
 }
 
+/// MM with one size for i, j and k: loops that share a param pad it together (zero-padded where
+/// their first-level factors pad it alike, guarded elsewhere).
+inline kernel mm_square(int64_t n) {
+  kernel k("mm_square");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.output<float>("C", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  C(i, j) += A(i, r) * B(r, j);
+  return k;
+}
+
 /// MM with i from 1: a rectangular nest whose partial tiles cannot be padded with zeros (a loop
 /// must run over [0, P)), so its designs are guarded.
 inline kernel mm_from_one() {

@@ -6,7 +6,8 @@
 //   zero-padded: every band loop runs to ceil(N / t1) * t1; the host pads the inputs with zeros
 //     and crops the outputs. Every PE runs full tiles: uniform control and streams, what the
 //     hardware of MM-like kernels does. Valid when no padded iteration can change a real output
-//     (compute/zero_padding.hpp has the rule, which depends on the design alone).
+//     (compute/zero_padding.hpp has the rule, which depends on the design alone) and, where loops
+//     share a size param, their first-level factors pad it to one size (else guarded at this point).
 //   guarded: partial tiles run only their real instances (non-rectangular domains, guards, other
 //     statements). Non-rectangular domains always keep their guards. A guarded design has no
 //     SIMD factor (compute/simd.hpp): its lanes would need whole vectors.

@@ -5,10 +5,12 @@
 // none), comm when it plans the padding of an architecture.
 //
 // Zero padding is valid when no padded iteration can change a real output: each band loop runs
-// over [0, P) for a param P of its own (raised to the padded size), and every statement is the
-// implicit initialization or a += / -= of a product in which each reduction loop indexes a factor
-// exactly (so a padded reduction iteration adds a padded zero) and each other loop indexes the
-// result exactly (so it writes a cropped element).
+// over [0, P) for a param P (raised to the padded size), and every statement is the implicit
+// initialization or a += / -= of a product in which each reduction loop indexes a factor exactly
+// (so a padded reduction iteration adds a padded zero) and each other loop indexes the result
+// exactly (so it writes a cropped element). Loops that share a param (square MM: i, j, k over N)
+// raise it together: a point whose first-level factors pad it to different sizes runs guarded
+// (comm/padding.hpp), and the design's performance model excludes such points.
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,7 +22,7 @@ namespace sadsl {
 struct zero_padding {
   /// Why the design's partial tiles must be guarded ("" when they can be padded with zeros).
   std::string why_not;
-  /// Each band loop and the param it runs to (when they can be padded).
+  /// Each band loop and the param it runs to (when they can be padded); loops may share one.
   std::vector<std::pair<const detail::symbol_node*, const detail::symbol_node*>> loop_params;
 
   bool valid() const { return why_not.empty(); }
