@@ -367,7 +367,7 @@ arch_builder::local_frame arch_builder::frame_of(const statement_info& s, const 
   for (const auto& a : maps_.inner.at(s.id)) of_x.push_back(isl::manage(isl_aff_align_params(a.copy(), params_.copy())));
   isl::map f = comm_isl::map_of(L, values, "v").intersect_domain(domain);
   isl::map g = comm_isl::map_of(x_space, of_x, "v");
-  isl::set x = isl::manage(isl_set_align_params(s.domain.intersect_params(maps_.params).release(), params_.copy()));
+  isl::set x = isl::manage(isl_set_align_params(maps_.domains.at(s.id).copy(), params_.copy()));
   isl::map rel = f.apply_range(g.reverse()).intersect_range(x);
   local_frame out;
   out.domain = rel.domain().coalesce();

@@ -34,7 +34,7 @@ size_t main_statement(const program& p) {
 class builder {
 public:
   builder(const design& d, const design_point& v, const padding_plan& pad)
-      : d_(d), v_(v), p_(*d.band->source), b_(p_.kernel()), main_(main_statement(p_)) {
+      : d_(d), v_(v), pad_(pad), p_(*d.band->source), b_(p_.kernel()), main_(main_statement(p_)) {
     const auto& loops = p_.statements()[main_].record->loops;
     depth_ = d_.band->loops.size();
     inner_.assign(loops.begin() + static_cast<long>(depth_), loops.end());
@@ -51,7 +51,7 @@ public:
     out_.order = isl::union_map::empty(p_.context().ctx());
     for (const auto& s : p_.statements()) {
       isl::map o = orders.emplace(s.id, order_of(s)).first->second;
-      out_.order = out_.order.unite(isl::union_map(o.intersect_domain(s.domain.intersect_params(out_.params))));
+      out_.order = out_.order.unite(isl::union_map(o.intersect_domain(out_.domains.at(s.id))));
     }
     check_inner_order(orders);
     const auto& main = p_.statements()[main_];
@@ -65,6 +65,13 @@ private:
   void add(size_t index) {
     const statement_info& s = p_.statements()[index];
     isl::set domain = s.domain.intersect_params(out_.params);
+    // A zero-padded loop that shares its param runs to its own padded bound (comm/padding.hpp).
+    for (size_t k = 0; k < s.record->loops.size(); ++k) {
+      auto bound = pad_.loop_bounds.find(s.record->loops[k]->loop_identity());
+      if (bound != pad_.loop_bounds.end())
+        domain = isl::manage(isl_set_upper_bound_si(domain.release(), isl_dim_set, static_cast<unsigned>(k), bound->second - 1));
+    }
+    out_.domains.emplace(s.id, domain);
     isl::space sp = s.domain.space();
     design_dims dims = design_dimensions(d_, v_, s);
     auto& inner = out_.inner[s.id];
@@ -88,7 +95,9 @@ private:
     };
     for (const auto& b : d_.band->deps) {
       if (b.dep.kind == dep_kind::read) continue;
-      isl::map pairs = b.dep.relation.intersect_params(out_.params);
+      isl::map pairs = b.dep.relation.intersect_params(out_.params)
+                           .intersect_domain(out_.domains.at(b.dep.source))
+                           .intersect_range(out_.domains.at(b.dep.sink));
       if (pairs.is_empty()) continue;
       isl::map from = orders.at(b.dep.source), to = orders.at(b.dep.sink);
       bool earlier = position(b.dep.source) < position(b.dep.sink);
@@ -139,6 +148,7 @@ private:
 
   const design& d_;
   const design_point& v_;
+  const padding_plan& pad_;
   const program& p_;
   isl_builder b_;
   size_t main_;

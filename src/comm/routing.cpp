@@ -303,7 +303,7 @@ private:
   }
 
   isl::union_set instances(const statement_info& s) const {
-    return isl::union_set(s.domain.intersect_params(m_.params));
+    return isl::union_set(m_.domains.at(s.id));
   }
 
   void route_read(const statement_info& s, int r) {

@@ -65,6 +65,29 @@ public:
 
   const std::vector<std::pair<const symbol_node*, const symbol_node*>>& params() const { return params_; }
 
+  // Whether loops that share a param may each run to their own padded bound (the instances
+  // restricted to a box of the padded kernel): every dependence keeps its source in any box
+  // [0, b) that holds its sink (constant distances, none negative), and every statement but the
+  // implicit initialization (placed at its reduction's first instance) has every band loop (one
+  // that lacks a loop runs at its last iteration, which the box may not hold).
+  bool pads_apart() const {
+    for (const auto& b : d_.band->deps) {
+      if (b.dep.kind == dep_kind::read) continue;
+      auto distances = b.dep.constant_distances();
+      if (!b.dep.is_uniform() || distances.empty()) return false;
+      for (const auto& v : distances)
+        if (std::any_of(v.begin(), v.end(), [](int64_t x) { return x < 0; })) return false;
+    }
+    for (const auto& s : p_.statements()) {
+      if (s.record->implicit_init) continue;
+      for (const auto& [loop, param] : params_)
+        if (std::find_if(s.record->loops.begin(), s.record->loops.end(), [&](const symbol_ptr& l) { return l.get() == loop; }) ==
+            s.record->loops.end())
+          return false;
+    }
+    return true;
+  }
+
 private:
   const symbol_node* param_of(const symbol_node* loop) const {
     for (const auto& [l, q] : params_)
@@ -114,7 +137,9 @@ zero_padding check_zero_padding(const design& d) {
   checker c(d);
   zero_padding out;
   out.why_not = c.check();
-  if (out.valid()) out.loop_params = c.params();
+  if (!out.valid()) return out;
+  out.loop_params = c.params();
+  out.pads_apart = c.pads_apart();
   return out;
 }
 

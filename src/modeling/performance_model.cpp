@@ -511,12 +511,15 @@ private:
                               "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
   }
 
-  // Loops that share a size param (square MM's i, j, k over N) pad it together: where their
-  // first-level factors pad it to different sizes the design runs guarded (comm/padding.hpp),
-  // which the model does not describe, so those points are not in its space.
+  // Loops that share a size param (square MM's i, j, k over N) and cannot each run to their own
+  // padded bound (compute/zero_padding.hpp) pad it together: where their first-level factors pad
+  // it to different sizes the design runs guarded (comm/padding.hpp), which the model does not
+  // describe, so those points are not in its space.
   void add_shared_padding() {
+    zero_padding z = check_zero_padding(d_);
+    if (z.pads_apart) return;  // each loop runs to its own padded bound: every point is zero-padded
     std::map<const detail::symbol_node*, loop_id> first;
-    for (const auto& [loop, param] : check_zero_padding(d_).loop_params) {
+    for (const auto& [loop, param] : z.loop_params) {
       loop_id l = loop->loop_identity();
       auto [seen, fresh] = first.emplace(param, l);
       if (fresh) continue;

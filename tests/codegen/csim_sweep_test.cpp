@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -29,14 +30,16 @@ namespace {
 
 struct sweep_result {
   int designs = 0;                          // generated, compiled and simulated
-  int reordered = 0, packed = 0, vectorized = 0;  // architectures of each kind among them
+  int reordered = 0, packed = 0, vectorized = 0, zero_padded = 0;  // architectures of each kind among them
 };
 
 constexpr std::initializer_list<tiling_shape> three_tilings{tiling_shape::non_divisor, tiling_shape::wide, tiling_shape::tiny};
 
-// Designs number `first` to `last` - 1 of k (all by default), at the given tilings.
+// Designs number `first` to `last` - 1 of k (all by default), at the given tilings (each changed
+// by `adjust` when given).
 sweep_result sweep(kernel k, const std::string& tag, std::initializer_list<std::pair<const char*, int64_t>> sizes,
-                   size_t first = 0, size_t last = SIZE_MAX, std::initializer_list<tiling_shape> shapes = three_tilings) {
+                   size_t first = 0, size_t last = SIZE_MAX, std::initializer_list<tiling_shape> shapes = three_tilings,
+                   const std::function<void(design_point&)>& adjust = {}) {
   auto start = std::chrono::steady_clock::now();
   for (auto [name, v] : sizes) k.get_param(name).set(v);
   buffers want(k);
@@ -50,13 +53,16 @@ sweep_result sweep(kernel k, const std::string& tag, std::initializer_list<std::
     for (tiling_shape shape : shapes) {
       const design& d = all[i];
       INFO(k.name() << " " << d.name() << " shape " << static_cast<int>(shape));
-      architecture a = build_architecture(d, {tiling(d, shape), {}});
+      design_point point = tiling(d, shape);
+      if (adjust) adjust(point);
+      architecture a = build_architecture(d, {point, {}});
       buffers data(k);
       data.randomize_inputs(3);
       execution_result x = execute(a, data);
       REQUIRE(x.ok());
       CHECK(output_difference(k, data, want, a.reduction_reordered ? 1e-5 : 0) == "");
       r.reordered += a.reduction_reordered;
+      r.zero_padded += a.padding == padding_mode::zero_padded;
       r.vectorized += d.simd && a.point.factors.at({*d.simd, tile_level::simd}) > 1;
       for (const auto& net : a.networks) r.packed += net.packs.at(net.top_level) > 1;
       batch.add(fmt::format("{}_{}", tag, n++), a, x);
@@ -88,11 +94,20 @@ TEST_CASE("csim: every MM design (fp32) at three tilings") {
 }
 
 // One size for i, j and k: the loops pad it together (the tilings pick one factor per extent).
-TEST_CASE("csim: every MM design with one size for i, j and k at two tilings") {
+TEST_CASE("csim: every MM design with one size for i, j and k at three tilings") {
   auto shapes = {tiling_shape::non_divisor, tiling_shape::wide};
   auto r = sweep(mm_square(10), "mm_square", {}, 0, SIZE_MAX, shapes);
   CHECK(r.designs == 18 * 2);
   CHECK(r.vectorized > 0);
+  // Each loop padded on its own: i_t1 = 5 keeps 10, j_t1 = 4 and k_t1 = 3 pad it to 12 (the kernel
+  // runs at 12, i within 10), every inner factor 1.
+  auto apart = [](design_point& p) {
+    for (auto& [f, v] : p)
+      if (f.level == tile_level::array_partition) v = f.loop.name() == "i" ? 5 : f.loop.name() == "j" ? 4 : 3;
+  };
+  auto a = sweep(mm_square(10), "mm_square_apart", {}, 0, SIZE_MAX, {tiling_shape::tiny}, apart);
+  CHECK(a.designs == 18);
+  CHECK(a.zero_padded == 18);
 }
 
 TEST_CASE("csim: every MM design (int16 inputs, int32 sums) at three tilings") {

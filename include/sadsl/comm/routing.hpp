@@ -34,6 +34,7 @@ struct instance_maps {
   std::shared_ptr<detail::kernel_state> owner;  // keeps the isl context alive (first member)
   isl::set params;           // the param values the design runs with (padded when zero-padded)
   isl::union_set domain;     // every statement instance at those values
+  std::map<statement_id, isl::set> domains;  // the same, per statement (each padded loop within its bound)
   isl::union_map tile;       // S[x] -> tile[T]: tile coordinates, tile order
   isl::union_map pe;         // S[x] -> pe[P]: PE coordinates, space-loop order
   size_t inner_loops = 0;    // loops below the band placed before the latency loops

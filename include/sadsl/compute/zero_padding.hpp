@@ -8,9 +8,14 @@
 // over [0, P) for a param P (raised to the padded size), and every statement is the implicit
 // initialization or a += / -= of a product in which each reduction loop indexes a factor exactly
 // (so a padded reduction iteration adds a padded zero) and each other loop indexes the result
-// exactly (so it writes a cropped element). Loops that share a param (square MM: i, j, k over N)
-// raise it together: a point whose first-level factors pad it to different sizes runs guarded
-// (comm/padding.hpp), and the design's performance model excludes such points.
+// exactly (so it writes a cropped element).
+//
+// Loops that share a param (square MM: i, j, k over N) raise it to the largest of their padded
+// sizes, and each runs to its own (MM: the instances are a box of the kernel at the raised size)
+// when that keeps every dependence's source with its sink: constant, non-negative distances, and
+// no statement but the initialization lacks a band loop (pads_apart). Otherwise they must pad it
+// alike: a point whose factors pad it to different sizes runs guarded (comm/padding.hpp), and the
+// design's performance model leaves such points out of the tuner's space.
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +29,8 @@ struct zero_padding {
   std::string why_not;
   /// Each band loop and the param it runs to (when they can be padded); loops may share one.
   std::vector<std::pair<const detail::symbol_node*, const detail::symbol_node*>> loop_params;
+  /// Whether loops that share a param may pad it to different sizes, each running to its own.
+  bool pads_apart = false;
 
   bool valid() const { return why_not.empty(); }
 };
