@@ -50,14 +50,25 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
       affine extent = d.band->extent(f.id.loop);
       x.upper_bound = of_params(extent, "the extent of loop " + f.id.loop.name());
       // The tuner knows a tiled loop by its problem size's split_by chain.
-      if (extent.constant() == 0 && extent.terms().size() == 1 && extent.terms()[0].coefficient == 1)
-        m.params[size_of_loop(m, *extent.terms()[0].symbol, f.id.loop)].split_by = index.at(f.id);
+      if (extent.constant() == 0 && extent.terms().size() == 1 && extent.terms()[0].coefficient == 1) {
+        const detail::symbol_node& param = *extent.terms()[0].symbol;
+        size_t size = size_of_loop(m, param, f.id.loop);
+        m.params[size].split_by = index.at(f.id);
+        if (size != param_index_.at(param.seq)) {
+          // A loop that shares its size counts with its own size parameter, so that the search's
+          // bounds see each loop apart.
+          expr own = expr::parameter(size, m.params[size].name);
+          m.params[index.at(f.id)].upper_bound = own;
+          loop_extent_.emplace(f.id.loop, own);
+        }
+      }
     }
   }
   if (d.simd) simd_ = param({*d.simd, tile_level::simd});
   for (const auto& l : d.band->loop_ids()) {
     loop_terms t;
-    t.extent = of_params(d.band->extent(l), "the extent of loop " + l.name());
+    auto own = loop_extent_.find(l);
+    t.extent = own != loop_extent_.end() ? own->second : of_params(d.band->extent(l), "the extent of loop " + l.name());
     t.t1 = param({l, tile_level::array_partition});
     t.tiles = model::ceil_div(t.extent, t.t1);
     t.space = std::find(d.space.begin(), d.space.end(), l) != d.space.end();

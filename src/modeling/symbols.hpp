@@ -69,6 +69,7 @@ private:
   const design& d_;
   const program& prog_;
   std::map<uint64_t, size_t> param_index_;  // kernel param key -> model parameter
+  std::map<loop_id, expr> loop_extent_;     // a band loop over [0, P): its size parameter
   std::map<loop_id, loop_terms> loops_;
   std::vector<std::pair<uint64_t, expr>> inner_;  // loops below the band: key, extent
   std::vector<expr> frame_;
