@@ -69,14 +69,16 @@ public:
   // restricted to a box of the padded kernel): every dependence keeps its source in any box
   // [0, b) that holds its sink (constant distances, none negative), and every statement but the
   // implicit initialization (placed at its reduction's first instance) has every band loop (one
-  // that lacks a loop runs at its last iteration, which the box may not hold).
+  // that lacks a loop runs at its last iteration, which the box may not hold). Loops below the
+  // band are not in the box: their distances do not matter.
   bool pads_apart() const {
-    for (const auto& b : d_.band->deps) {
+    for (const auto& b : d_.band->deps) {  // distances over the band loops (the box's)
       if (b.dep.kind == dep_kind::read) continue;
-      auto distances = b.dep.constant_distances();
-      if (!b.dep.is_uniform() || distances.empty()) return false;
-      for (const auto& v : distances)
-        if (std::any_of(v.begin(), v.end(), [](int64_t x) { return x < 0; })) return false;
+      if (!b.uniform || b.distances.empty()) return false;
+      for (const auto& piece : b.distances) {
+        auto v = piece.constant();
+        if (!v || std::any_of(v->begin(), v->end(), [](int64_t x) { return x < 0; })) return false;
+      }
     }
     for (const auto& s : p_.statements()) {
       if (s.record->implicit_init) continue;

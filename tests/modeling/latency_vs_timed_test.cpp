@@ -196,6 +196,33 @@ TEST_CASE("square MM (one size for i, j and k): each loop padded on its own, wit
   }
 }
 
+TEST_CASE("square CNN (one size for o, r, c and i): each loop padded on its own, within 2%", "[modeling]") {
+  // The accumulation over i, p and q steps back in p and q, loops below the band: only the band
+  // loops' distances matter for the box, and they are (0, 0, 0, 1) and 0.
+  kernel k = sadsl::testing::cnn_square(8, 3);
+  // o_t1 = 4 keeps 8, r_t1 = 3 pads it to 9, c_t1 = 5 to 10: the kernel runs at 10.
+  named_point apart{"apart", {{"o_t1", 4}, {"r_t1", 3}, {"c_t1", 5}, {"i_t1", 8}, {"o_t2", 2}, {"r_t2", 1}, {"c_t2", 1},
+                              {"i_t2", 2}, {"i_t3", 2}, {"o_t3", 2}}};
+  std::vector<row> rows;
+  for (const auto& d : designs(k)) {
+    INFO(d.name());
+    REQUIRE(check_zero_padding(d).pads_apart);
+    std::string text;
+    architecture a = build_architecture(d, {point_of(d, apart, text), {}, false});
+    CHECK(a.padding == padding_mode::zero_padded);
+    CHECK(verify_architecture(a) == "");
+    rows.push_back(compare(d, performance_model(d), apart));
+  }
+  print_table(rows);
+  CHECK(rows.size() == 30);
+  for (const auto& r : rows) {
+    INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
+    CHECK(r.resources_exact);
+    CHECK(std::abs(r.error()) <= 0.02);
+    CHECK(r.ports == "");
+  }
+}
+
 TEST_CASE("loops that must pad a shared size alike: elsewhere illegal in the model and guarded", "[modeling]") {
   // S3 lacks k and runs after S1 at k's last iteration, N - 1 of the kernel at the raised size,
   // which a k that ran to a bound of its own would not reach: the loops must pad N alike.

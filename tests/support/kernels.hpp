@@ -43,6 +43,18 @@ inline kernel mm_square(int64_t n) {
   return k;
 }
 
+/// CNN with one size for o, r, c and i (and K for the kernel window below the band).
+inline kernel cnn_square(int64_t n, int64_t window) {
+  kernel k("cnn_square");
+  param N = k.param("N", n), K = k.param("K", window);
+  auto W = k.input<float>("W", {N, N, K, K});
+  auto In = k.input<float>("In", {N, N + K - 1, N + K - 1});
+  auto Out = k.output<float>("Out", {N, N, N});
+  loop o("o", N), r("r", N), c("c", N), i("i", N), p("p", K), q("q", K);
+  Out(o, r, c) += W(o, i, p, q) * In(i, r + p, c + q);
+  return k;
+}
+
 /// MM with i from 1: a rectangular nest whose partial tiles cannot be padded with zeros (a loop
 /// must run over [0, P)), so its designs are guarded.
 inline kernel mm_from_one() {
