@@ -208,9 +208,16 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   j["feasible"] = r.found;
   const device& dev = space.target();
   nlohmann::ordered_json sizes = nlohmann::ordered_json::object(), padded = nlohmann::ordered_json::object();
+  std::vector<model::parameter_origin> listed;
   for (std::size_t l = 0; l < space.loops().size(); ++l) {
     const tiled_loop& loop = space.loops()[l];
-    sizes[space.model().params[loop.size_param].name] = loop.size;
+    // Loops that share a kernel size (square MM's N) have size params of their own with its
+    // origin (N_j, N_k): the workload's size is listed once, under the first one's name.
+    const model::parameter& size = space.model().params[loop.size_param];
+    bool shared = std::holds_alternative<model::problem_size_origin>(size.origin) &&
+                  std::find(listed.begin(), listed.end(), size.origin) != listed.end();
+    if (!shared) sizes[size.name] = loop.size;
+    listed.push_back(size.origin);
     if (r.found) padded[loop.name] = space.padded_size(l, r.best[loop.offset]);
   }
   j["problem_sizes"] = sizes;
