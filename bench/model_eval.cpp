@@ -12,73 +12,13 @@
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
 #include "sadsl/tune/device.hpp"
+#include "evaluation_rate.hpp"
 
 using namespace sadsl::model;
 
 namespace {
 
-// Odyssey's space at 1024^3: t1 in [1, 1024], t2 | t1, SIMD a power of two dividing k_t1, <= 8.
-std::vector<double> sample_points(const design_model& model, std::size_t count) {
-  std::mt19937_64 random(42);
-  std::vector<double> points(count * model.params.size());
-  auto pick = [&](int lo, int hi) { return static_cast<double>(std::uniform_int_distribution<int>(lo, hi)(random)); };
-  for (std::size_t n = 0; n < count; ++n) {
-    double* p = &points[n * model.params.size()];
-    for (std::size_t i = 0; i < model.params.size(); ++i) {
-      const parameter& param = model.params[i];
-      if (param.role() == parameter_role::problem_size) p[i] = 1024;
-      if (param.role() == parameter_role::tile) p[i] = pick(1, 1024);
-    }
-    for (std::size_t i = 0; i < model.params.size(); ++i) {
-      const parameter& param = model.params[i];
-      if (param.role() != parameter_role::latency_tile && param.role() != parameter_role::simd) continue;
-      double parent = 1;
-      for (std::size_t j = 0; j < model.params.size(); ++j)
-        if (model.params[j].split_by == i) parent = p[j];
-      double value = pick(1, static_cast<int>(param.role() == parameter_role::simd ? std::min(parent, 8.0) : parent));
-      while (static_cast<long>(parent) % static_cast<long>(value) != 0) value -= 1;  // a divisor
-      p[i] = value;
-    }
-  }
-  return points;
-}
-
-// CPU time of this thread: on a shared machine, time slices given to other processes do not
-// count against the evaluator (points per second per core).
-double thread_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
-double wall_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-struct rate {
-  double per_cpu_second = 0;   ///< points per second of this thread's CPU time
-  double per_wall_second = 0;  ///< points per elapsed second
-};
-
-// The best of five rounds: the fastest round is the least disturbed (caches, frequency).
-template <class Evaluate>
-rate best_rate(std::size_t count, double seconds, Evaluate evaluate) {
-  rate best;
-  for (int round = 0; round < 5; ++round) {
-    std::size_t evaluated = 0;
-    double cpu_start = thread_seconds(), wall_start = wall_seconds();
-    double cpu = 0;
-    while (cpu < seconds / 5) {
-      evaluate();
-      evaluated += count;
-      cpu = thread_seconds() - cpu_start;
-    }
-    double wall = wall_seconds() - wall_start;
-    best.per_cpu_second = std::max(best.per_cpu_second, static_cast<double>(evaluated) / cpu);
-    best.per_wall_second = std::max(best.per_wall_second, static_cast<double>(evaluated) / wall);
-  }
-  return best;
-}
+using namespace sadsl::bench;
 
 struct row {
   const char* what;

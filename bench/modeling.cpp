@@ -4,6 +4,7 @@
 // exact search over all 18, against the same search over the models AutoSA wrote when
 // ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
 // search (0: unlimited)] [--per-design]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <sadsl/sadsl.hpp>
+
+#include "evaluation_rate.hpp"
 
 namespace {
 
@@ -48,6 +51,26 @@ void search_all(const char* what, const std::vector<sadsl::tune::design_space>& 
   std::printf("\nexact search over all, %s: %.2f s, best %s at %.0f cycles%s\n", what, s, names.at(r.best_index).c_str(),
               r.best().metrics.latency, proven ? " (proven optimal: every design searched to completion)" : "");
   std::fflush(stdout);
+}
+
+// Points per second per core of each design's compiled model (batch, all metrics, one thread):
+// the slowest, the median and the fastest of the designs.
+void print_evaluation_rates(const std::vector<sadsl::tune::design_space>& spaces, const std::vector<std::string>& names) {
+  std::vector<std::pair<double, std::string>> rates;
+  sadsl::model::device_limits u250 = sadsl::tune::builtin_device("u250").limits();
+  for (size_t d = 0; d < spaces.size(); ++d) {
+    const sadsl::model::evaluator& ev = spaces[d].evaluator();
+    std::vector<double> points = sadsl::bench::sample_points(ev.model(), 1 << 14);
+    std::vector<sadsl::model::metrics> out(points.size() / ev.parameter_count());
+    sadsl::bench::rate r =
+        sadsl::bench::best_rate(out.size(), 0.5, [&] { ev.evaluate_batch(out.size(), points, out, u250); });
+    rates.emplace_back(r.per_cpu_second, names[d]);
+  }
+  if (rates.empty()) return;
+  std::sort(rates.begin(), rates.end());
+  std::printf("model evaluation (compiled, batch, all metrics, one thread): %.3g points/s/core (%s) .. %.3g median .. %.3g (%s)\n",
+              rates.front().first, rates.front().second.c_str(), rates[rates.size() / 2].first, rates.back().first,
+              rates.back().second.c_str());
 }
 
 }  // namespace
@@ -90,6 +113,7 @@ int main(int argc, char** argv) {
               "(target 1 s)\nmodels on one thread: %.3f s (%.2fx the time on %u)\n",
               ds.size(), designs_s, models_s, threads, compiled ? "compiled" : "interpreted", jit_s, total_s, one_thread_s,
               one_thread_s / models_s, threads);
+  print_evaluation_rates(spaces, names);
   search_all("sadsl's models", spaces, names, threads, budget, per_design);
 
   std::filesystem::path descriptors = SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";
