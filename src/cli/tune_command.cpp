@@ -134,7 +134,10 @@ int run_tune(const tune_options& o, std::ostream& out) {
     if (options.on_progress) std::fprintf(stderr, "\n");
     std::size_t shown = result.found() ? result.best_index : 0;
     config = tune::tuned_configuration(spaces[shown], result.per_design[shown], options.goal, work);
-    if (spaces.size() > 1) config["designs"] = tune::comparison_table(spaces, result);
+    if (spaces.size() > 1) {
+      config["proven_optimal"] = tune::proven_optimal(result);  // over all designs, not only the best one's own
+      config["designs"] = tune::comparison_table(spaces, result);
+    }
     found = result.found();
   }
   config["interrupted"] = received_signal() != 0;

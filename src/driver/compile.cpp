@@ -76,6 +76,8 @@ nlohmann::ordered_json compile_result::tuned_configuration() const {
   auto j = tune::tuned_configuration(spaces.at(tuning->best_index), tuning->best(), goal, work);
   j.erase("seconds");  // deterministic: the same kernel and options give the same file
   j.erase("evaluations");
+  // Over all designs: the best design's own proof does not say that the others could not beat it.
+  j["proven_optimal"] = tune::proven_optimal(*tuning);
   j["design"] = d.name();
   j["dataflow"] = d.dataflow();
   std::vector<std::string> order;

@@ -3,6 +3,7 @@
 // real variables, ceil and floor are dropped (ceil(N / t1) -> N / t1), inferred parameters take
 // their relaxed formula, and every expression is evaluated with its gradient (forward mode). A
 // summation adds its terms at the integers of its range (its bounds' gradient is dropped).
+#include <unordered_map>
 #include <vector>
 
 #include "sadsl/tune/design_space.hpp"
@@ -19,9 +20,10 @@ public:
 
 private:
   struct dual;
-  /// `indices`: the values of the indices of the sums being walked, by id.
-  dual walk(const model::expr& e, const double* x, std::vector<double>& indices) const;
-  dual walk_sum(const model::expr& e, const double* x, std::vector<double>& indices) const;
+  struct walk_state;
+  dual walk(const model::expr& e, const double* x, walk_state& state) const;
+  dual walk_node(const model::expr& e, const double* x, walk_state& state) const;
+  dual walk_sum(const model::expr& e, const double* x, walk_state& state) const;
 
   const design_space& space_;
   std::vector<double> base_;               ///< problem sizes

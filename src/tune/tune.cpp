@@ -125,6 +125,7 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
     } catch (const does_not_fit& e) {
       if (!first_error) first_error = e;
       found[d] = nothing_found(spaces[d], method);
+      found[d]->complete = true;  // no point of the design fits: its whole space is searched
     }
     if (options.stop && options.stop->load()) break;
   }
@@ -138,6 +139,13 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
   }
   if (fitting == 0 && first_error) throw *first_error;
   return result;
+}
+
+bool proven_optimal(const multi_result& result) {
+  if (!result.found()) return false;
+  const search_result& best = result.best();
+  if (best.method != "exact" || !best.complete || best.cut_off) return false;
+  return std::all_of(result.per_design.begin(), result.per_design.end(), [](const search_result& r) { return r.complete; });
 }
 
 namespace {

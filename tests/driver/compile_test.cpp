@@ -245,6 +245,21 @@ TEST_CASE("with sadsl's own models the tuned configuration gives each DRAM port'
   CHECK(counts_at(*r.tuned_symbolic_architecture, r.best_point(), k) == counts_of(*r.tuned_architecture));
 }
 
+TEST_CASE("the tuned configuration claims the optimum only when every design's search finished") {
+  kernel k = catalog::mm();
+  for (auto p : k.params()) p.set(256);  // no design's exact search finishes in 20 evaluations
+  compile_options o;
+  o.verify = false;
+  o.models = compiler_models(o.device);
+  o.search.seconds = 0;
+  o.search.max_evaluations = 18 * 20;
+  compile_result r = compile(k, o);
+  REQUIRE(r.tuned());
+  CHECK(r.tuned_configuration()["proven_optimal"] == false);
+  o.search.max_evaluations = 0;  // to the end: proven
+  CHECK(compile(k, o).tuned_configuration()["proven_optimal"] == true);
+}
+
 TEST_CASE("a kernel whose loops share one size is tuned with sadsl's models, each loop padded on its own") {
   kernel k = mm_square(60);
   compile_options o;

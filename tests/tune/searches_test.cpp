@@ -194,6 +194,39 @@ TEST_CASE("exact tune_designs: a design the exact search does not finish in its 
   CHECK_THROWS_WITH(tune_designs(spaces, "exact", o), "search_settings::exact_budget_share must be in (0, 1] (is 0)");
 }
 
+TEST_CASE("the best point is proven optimal only when every design's search finished", "[tune][exact]") {
+  std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2")};
+  // kernel3_2's own optimum is proven in its share, kernel0_2's is not: the best point is the true
+  // optimum here, but nothing proves that kernel0_2 has none better.
+  search_options o = evaluation_budget(6000, 3);
+  o.settings.cutoff_across_designs = false;
+  multi_result budgeted = tune_designs(spaces, "exact", o);
+  REQUIRE(budgeted.best_index == 1);
+  CHECK(tuned_configuration(spaces[1], budgeted.best(), o.goal)["proven_optimal"] == true);  // in its own space
+  CHECK_FALSE(proven_optimal(budgeted));
+  // Without a budget both finish (kernel0_2 cut off at the best's cost: it cannot beat it).
+  search_options unbounded;
+  unbounded.seconds = 0;
+  multi_result all = tune_designs(spaces, "exact", unbounded);
+  CHECK(all.per_design[0].cut_off);
+  CHECK(proven_optimal(all));
+  // A design that cannot fit the device is no obstacle to the proof; one a stop left unsearched is.
+  device tiny;
+  tiny.name = "tiny";
+  tiny.dsp = 4;
+  tiny.bram18k = 100;
+  std::vector<design_space> with_unfit = spaces;
+  with_unfit.emplace_back(gemm_evaluator("kernel3_2"), std::map<std::string, std::int64_t>{{"i", 1024}, {"j", 1024}, {"k", 1024}}, tiny);
+  multi_result unfit = tune_designs(with_unfit, "exact", unbounded);
+  CHECK_FALSE(unfit.per_design[2].found);
+  CHECK(proven_optimal(unfit));
+  std::atomic<bool> stop{true};
+  unbounded.stop = &stop;
+  CHECK_FALSE(proven_optimal(tune_designs(spaces, "exact", unbounded)));
+  // A genetic search proves nothing.
+  CHECK_FALSE(proven_optimal(tune_designs(spaces, "genetic-mp", evaluation_budget(2000))));
+}
+
 TEST_CASE("tune_designs stopped before it searched every design lists the others as not found", "[tune][exact]") {
   std::vector<design_space> spaces = {mm_space("kernel0_2"), mm_space("kernel3_2"), mm_space("kernel1_0")};
   std::atomic<bool> stop{true};

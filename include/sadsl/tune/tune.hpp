@@ -26,6 +26,13 @@ struct multi_result {
   const search_result& best() const { return per_design.at(best_index); }
 };
 
+/// Whether the best point is proven optimal over every design, not only in its own: the best
+/// design's exact search finished, and so did every other design's (one cut off at the cost of
+/// the designs before it cannot beat them) or its space cannot fit the device. A budget that ends
+/// before a design's exact search finishes (genetic-mp then searches it), or a stop that leaves
+/// a design unsearched, leaves the optimum unproven, whatever the best design's own proof.
+bool proven_optimal(const multi_result& result);
+
 /// Runs `method` on every space, one after the other, sharing the budget: each design gets an
 /// equal share of the seconds and of the evaluations (a design that finishes early leaves its
 /// time to the next ones). Designs that cannot fit the device (does_not_fit) are skipped (their
