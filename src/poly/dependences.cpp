@@ -256,7 +256,8 @@ private:
     std::vector<isl::map> maps;
     rel.foreach_map([&](isl::map m) { maps.push_back(m); });
     for (const auto& m : maps) {
-      if (m.is_empty()) continue;
+      // Empty at every size the context allows (a reuse whose pairs need a size below 1): none.
+      if (m.intersect_params(p_.context()).is_empty()) continue;
       const statement_info& source = by_name(p_, isl_map_get_tuple_name(m.get(), isl_dim_in));
       dependence d;
       d.owner = p_.kernel().state();

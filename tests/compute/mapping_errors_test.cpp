@@ -1,6 +1,7 @@
 // User errors found when a kernel is mapped to systolic arrays (bands, space-time candidates).
 #include <catch2/catch.hpp>
 
+#include <sadsl/compute/verify.hpp>
 #include <sadsl/sadsl.hpp>
 
 #include "../support/test_support.hpp"
@@ -46,4 +47,18 @@ TEST_CASE("space dimensions outside [1, 3]") {
   auto b = std::make_shared<const band>(outermost_band(build_program(k)));
   CHECK(message_of([&] { space_time_candidates(b, 0); }) ==
         "space_time_candidates: max_dims = 0, but a systolic array has 1, 2 or 3 space dimensions");
+}
+
+TEST_CASE("a reuse empty at every valid size does not stop the designs (random kernel seed 15525)") {
+  // x(2) is read again at l + 1 only for l = 1 and N < 1: no size allows it. designs() once threw
+  // an isl error placing that empty dependence in the band.
+  kernel k("empty_reuse");
+  param N = k.param("N", 1);
+  auto x = k.input<int32_t>("x", {N + 3});
+  auto y = k.inout<int32_t>("y", {N + 3});
+  loop l("l", 1, 3);
+  if_(l > N, [&] { y(l) += x(2); });
+  std::vector<design> ds = designs(k);
+  REQUIRE(ds.size() == 1);  // [l] <[l]>
+  for (const auto& d : ds) CHECK(verify_design(d, sample_point(d)) == "");
 }
