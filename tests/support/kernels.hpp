@@ -68,4 +68,16 @@ inline kernel mm_from_one() {
   return k;
 }
 
+/// x(2) read again at l + 1 only for l = 1 and N < 1, which no size allows: a reuse that is empty
+/// under the context (random kernel seed 15525, whose empty dependence once failed designs()).
+inline kernel empty_reuse() {
+  kernel k("empty_reuse");
+  param N = k.param("N", 1);
+  auto x = k.input<int32_t>("x", {N + 3});
+  auto y = k.inout<int32_t>("y", {N + 3});
+  loop l("l", 1, 3);
+  if_(l > N, [&] { y(l) += x(2); });
+  return k;
+}
+
 }  // namespace sadsl::testing
