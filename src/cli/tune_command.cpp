@@ -135,7 +135,8 @@ int run_tune(const tune_options& o, std::ostream& out) {
     std::size_t shown = result.found() ? result.best_index : 0;
     config = tune::tuned_configuration(spaces[shown], result.per_design[shown], options.goal, work);
     if (spaces.size() > 1) {
-      config["proven_optimal"] = tune::proven_optimal(result);  // over all designs, not only the best one's own
+      config["complete"] = tune::complete(result);  // over all designs, not only the best one's own
+      config["proven_optimal"] = tune::proven_optimal(result);
       config["designs"] = tune::comparison_table(spaces, result);
     }
     found = result.found();

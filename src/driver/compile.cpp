@@ -77,6 +77,7 @@ nlohmann::ordered_json compile_result::tuned_configuration() const {
   j.erase("seconds");  // deterministic: the same kernel and options give the same file
   j.erase("evaluations");
   // Over all designs: the best design's own proof does not say that the others could not beat it.
+  j["complete"] = tune::complete(*tuning);
   j["proven_optimal"] = tune::proven_optimal(*tuning);
   j["design"] = d.name();
   j["dataflow"] = d.dataflow();

@@ -141,11 +141,14 @@ multi_result tune_designs(const std::vector<design_space>& spaces, const std::st
   return result;
 }
 
+bool complete(const multi_result& result) {
+  return std::all_of(result.per_design.begin(), result.per_design.end(), [](const search_result& r) { return r.complete; });
+}
+
 bool proven_optimal(const multi_result& result) {
   if (!result.found()) return false;
   const search_result& best = result.best();
-  if (best.method != "exact" || !best.complete || best.cut_off) return false;
-  return std::all_of(result.per_design.begin(), result.per_design.end(), [](const search_result& r) { return r.complete; });
+  return best.method == "exact" && best.complete && !best.cut_off && complete(result);
 }
 
 namespace {

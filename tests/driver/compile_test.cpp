@@ -255,9 +255,12 @@ TEST_CASE("the tuned configuration claims the optimum only when every design's s
   o.search.max_evaluations = 18 * 20;
   compile_result r = compile(k, o);
   REQUIRE(r.tuned());
+  CHECK(r.tuned_configuration()["complete"] == false);
   CHECK(r.tuned_configuration()["proven_optimal"] == false);
   o.search.max_evaluations = 0;  // to the end: proven
-  CHECK(compile(k, o).tuned_configuration()["proven_optimal"] == true);
+  auto proven = compile(k, o).tuned_configuration();
+  CHECK(proven["complete"] == true);
+  CHECK(proven["proven_optimal"] == true);
 }
 
 TEST_CASE("a kernel whose loops share one size is tuned with sadsl's models, each loop padded on its own") {

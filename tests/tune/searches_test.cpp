@@ -204,12 +204,14 @@ TEST_CASE("the best point is proven optimal only when every design's search fini
   REQUIRE(budgeted.best_index == 1);
   CHECK(tuned_configuration(spaces[1], budgeted.best(), o.goal)["proven_optimal"] == true);  // in its own space
   CHECK_FALSE(proven_optimal(budgeted));
+  CHECK_FALSE(complete(budgeted));
   // Without a budget both finish (kernel0_2 cut off at the best's cost: it cannot beat it).
   search_options unbounded;
   unbounded.seconds = 0;
   multi_result all = tune_designs(spaces, "exact", unbounded);
   CHECK(all.per_design[0].cut_off);
   CHECK(proven_optimal(all));
+  CHECK(complete(all));
   // A design that cannot fit the device is no obstacle to the proof; one a stop left unsearched is.
   device tiny;
   tiny.name = "tiny";

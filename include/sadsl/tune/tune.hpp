@@ -32,6 +32,8 @@ struct multi_result {
 /// before a design's exact search finishes (genetic-mp then searches it), or a stop that leaves
 /// a design unsearched, leaves the optimum unproven, whatever the best design's own proof.
 bool proven_optimal(const multi_result& result);
+/// Whether every design's search finished on its own (exact: its space covered, or cut off).
+bool complete(const multi_result& result);
 
 /// Runs `method` on every space, one after the other, sharing the budget: each design gets an
 /// equal share of the seconds and of the evaluations (a design that finishes early leaves its
