@@ -111,6 +111,11 @@ std::string compile_result::report() const {
   // The designs without a model, and why.
   for (size_t d = 0; d < not_modeled.size(); ++d)
     if (!not_modeled[d].empty()) out += fmt::format("| {} | not modeled: {} | | | | | | | |\n", designs[d].name(), not_modeled[d]);
+  // A row's "yes" proves that design's own optimum; the best one is the optimum of all only when
+  // every design's search finished.
+  if (!tune::proven_optimal(*tuning))
+    out += "\nThe best design is not proven optimal over all designs: the search did not finish every design "
+           "(its budget or a stop ended it; rows without \"yes\" or \"cut off\").\n";
   return out;
 }
 
