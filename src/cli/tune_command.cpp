@@ -132,13 +132,8 @@ int run_tune(const tune_options& o, std::ostream& out) {
     if (deadline) options.seconds = std::max(1e-3, std::chrono::duration<double>(*deadline - clock_type::now()).count());
     tune::multi_result result = tune::tune_designs(spaces, o.method, options);
     if (options.on_progress) std::fprintf(stderr, "\n");
-    std::size_t shown = result.found() ? result.best_index : 0;
-    config = tune::tuned_configuration(spaces[shown], result.per_design[shown], options.goal, work);
-    if (spaces.size() > 1) {
-      config["complete"] = tune::complete(result);  // over all designs, not only the best one's own
-      config["proven_optimal"] = tune::proven_optimal(result);
-      config["designs"] = tune::comparison_table(spaces, result);
-    }
+    config = tune::tuned_configuration(spaces, result, options.goal, work);  // proven over all designs
+    if (spaces.size() > 1) config["designs"] = tune::comparison_table(spaces, result);
     found = result.found();
   }
   config["interrupted"] = received_signal() != 0;

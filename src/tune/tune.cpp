@@ -267,6 +267,15 @@ nlohmann::ordered_json tuned_configuration(const design_space& space, const sear
   return j;
 }
 
+nlohmann::ordered_json tuned_configuration(const std::vector<design_space>& spaces, const multi_result& result,
+                                           const objective& goal, const std::optional<workload>& work) {
+  std::size_t shown = result.found() ? result.best_index : 0;
+  nlohmann::ordered_json j = tuned_configuration(spaces.at(shown), result.per_design.at(shown), goal, work);
+  j["complete"] = complete(result);
+  j["proven_optimal"] = proven_optimal(result);
+  return j;
+}
+
 nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces, const multi_result& result) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t d = 0; d < result.per_design.size(); ++d) {

@@ -67,6 +67,12 @@ struct workload {
 nlohmann::ordered_json tuned_configuration(const design_space& space, const search_result& result, const objective& goal,
                                            const std::optional<workload>& work = std::nullopt);
 
+/// The tuned configuration of a multi-design run: its best design's (the first design's when none
+/// found a point), with `complete` and `proven_optimal` over all designs (complete(),
+/// proven_optimal()), not the best design's own.
+nlohmann::ordered_json tuned_configuration(const std::vector<design_space>& spaces, const multi_result& result,
+                                           const objective& goal, const std::optional<workload>& work = std::nullopt);
+
 /// The per-design comparison of a multi-design run, one row per design (JSON array): design,
 /// source, latency, relative to the best, DSP, BRAM18K, the point (tiling factors) and effort.
 nlohmann::ordered_json comparison_table(const std::vector<design_space>& spaces, const multi_result& result);
