@@ -29,6 +29,52 @@ inline bool sadsl_divides(double b, double a) {
   return (b != 0) & (q == __builtin_floor(q));
 }
 
+// The sum over k = 0..n-1 of floor((a k + b) / m), for integers n, a, b >= 0 and m >= 1 whose
+// sum stays below 2^50 (every intermediate value below is at most the sum or m (n + 2)). Each
+// round takes the whole quotients of a and b out, then counts the lattice points under the
+// line the other way round (a and m swap roles, as in Euclid's algorithm): O(log m) rounds.
+inline std::int64_t sadsl_floor_sum(std::int64_t n, std::int64_t a, std::int64_t b, std::int64_t m) {
+  std::int64_t total = 0;
+  while (n > 0) {
+    if (a >= m) {
+      total += (a / m) * (n * (n - 1) / 2);
+      a %= m;
+    }
+    if (b >= m) {
+      total += (b / m) * n;
+      b %= m;
+    }
+    const std::int64_t highest = a * n + b;
+    if (highest < m) break;
+    n = highest / m;
+    b = highest % m;
+    const std::int64_t swap = m;
+    m = a;
+    a = swap;
+  }
+  return total;
+}
+
+// The loop for i = lo..hi of total += ceil((c + i d) / m), or floor where !up, gives exactly the
+// closed form's value when every operand is an integer, lo, c, d >= 0, 1 <= m <= 2^24,
+// hi <= 2^24 and (hi + 1) (c + hi d + m) <= 2^50: every c + i d and partial total is then an
+// integer below 2^50, computed exactly, and the quotient of such an integer by m is off by less
+// than 1 / (8 m), so it rounds to the right side of every integer. Elsewhere the emitted code
+// runs the loop.
+inline bool sadsl_integral(double x) { return x - x == 0 && x == __builtin_floor(x); }
+inline bool sadsl_affine_sum_exact(double lo, double hi, double c, double d, double m) {
+  return sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) & sadsl_integral(m) &
+         (lo >= 0) & (c >= 0) & (d >= 0) & (m >= 1) & (m <= 16777216.0) & (hi <= 16777216.0) &
+         ((hi + 1) * (c + hi * d + m) <= 1125899906842624.0);
+}
+inline double sadsl_affine_sum(double lo, double hi, double c, double d, double m, bool up) {
+  const auto first = static_cast<std::int64_t>(lo), last = static_cast<std::int64_t>(hi);
+  if (last < first) return 0.0;
+  const auto slope = static_cast<std::int64_t>(d), divisor = static_cast<std::int64_t>(m);
+  const std::int64_t offset = static_cast<std::int64_t>(c) + first * slope + (up ? divisor - 1 : 0);
+  return static_cast<double>(sadsl_floor_sum(last - first + 1, slope, offset, divisor));
+}
+
 #ifdef SADSL_HAVE_AVX2_PATH
 // Four lanes of doubles, and the masks that comparisons of them give (all bits set or clear).
 typedef double sadsl_v4d __attribute__((vector_size(32)));
@@ -65,6 +111,19 @@ __attribute__((target("avx2"))) inline sadsl_v4i sadsl_power_of_two_avx2(sadsl_v
 __attribute__((target("avx2"))) inline sadsl_v4i sadsl_divides_avx2(sadsl_v4d b, sadsl_v4d a) {
   const sadsl_v4d q = a / b;
   return (b != sadsl_splat(0.0)) & (q == sadsl_floor(q));
+}
+// Closed-form sums (sadsl_affine_sum) lane by lane, taken only where every lane is exact.
+__attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d,
+                                                                        sadsl_v4d m) {
+  bool exact = true;
+  for (int lane = 0; lane < 4; ++lane) exact = exact & sadsl_affine_sum_exact(lo[lane], hi[lane], c[lane], d[lane], m[lane]);
+  return exact;
+}
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d,
+                                                                      sadsl_v4d m, bool up) {
+  sadsl_v4d total;
+  for (int lane = 0; lane < 4; ++lane) total[lane] = sadsl_affine_sum(lo[lane], hi[lane], c[lane], d[lane], m[lane], up);
+  return total;
 }
 #endif
 

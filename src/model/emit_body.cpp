@@ -22,6 +22,38 @@ std::string comment_text(const std::string& text) {
   return out;
 }
 
+// A sum's body ceil_div(c + index x d, m) or floor_div (either operand order of the + and the x;
+// c absent or d absent mean 0 and 1), with c, d and m free of the index: the loop computes
+// each term from exactly these values, so the closed form can be checked against them.
+struct affine_rounding {
+  expr constant = 0, slope = 1, divisor;
+  bool up = true;  ///< ceil_div, else floor_div
+};
+
+std::optional<affine_rounding> affine_rounding_of(const expr& sum) {
+  const expr& body = sum.body();
+  if (body.kind() != op::ceil_div && body.kind() != op::floor_div) return std::nullopt;
+  std::size_t id = sum.index_id();
+  auto is_index = [&](const expr& x) { return x.kind() == op::index && x.index_id() == id; };
+  affine_rounding r;
+  r.up = body.kind() == op::ceil_div;
+  r.divisor = body.rhs();
+  if (uses_index(r.divisor, id)) return std::nullopt;
+  expr product = body.lhs();
+  if (product.kind() == op::add) {
+    bool index_right = uses_index(product.rhs(), id);
+    r.constant = index_right ? product.lhs() : product.rhs();
+    product = index_right ? product.rhs() : product.lhs();
+    if (uses_index(r.constant, id)) return std::nullopt;
+  }
+  if (is_index(product)) return r;
+  if (product.kind() != op::mul) return std::nullopt;
+  if (is_index(product.lhs()) && !uses_index(product.rhs(), id)) r.slope = product.rhs();
+  else if (is_index(product.rhs()) && !uses_index(product.lhs(), id)) r.slope = product.lhs();
+  else return std::nullopt;
+  return r;
+}
+
 class linearizer {
 public:
   explicit linearizer(const dialect& form) : form_(form) {}
@@ -83,10 +115,30 @@ private:
     return last;
   }
 
-  // A summation loop: its bounds before it, its body inside, in a scope of its own (what the body
-  // computes is not visible after the loop). Sums nest only as deep as the model's loops.
+  // A summation: its bounds before it, then its loop. A sum of the rounded quotient of an affine
+  // function of the index (affine_rounding) is also computed in closed form, taken where the
+  // dialect's check says the closed form equals the loop exactly (integers, small enough).
   std::string summation(const expr& e) {
     std::string lo = operand(e.lhs()), hi = operand(e.rhs());
+    std::optional<affine_rounding> rounding = affine_rounding_of(e);
+    if (!rounding) return summation_loop(e, lo, hi);
+    std::string c = operand(rounding->constant), d = operand(rounding->slope), m = operand(rounding->divisor);
+    std::string total = numbered('t', next_++);
+    line(form_.value_type() + " " + total + ";");
+    line("if (" + form_.affine_sum_exact(lo, hi, c, d, m) + ") " + total + " = " +
+         form_.affine_sum(lo, hi, c, d, m, rounding->up) + ";");
+    line("else {");
+    std::string outer_indent = indent_;
+    indent_ += "  ";
+    line(total + " = " + summation_loop(e, lo, hi) + ";");
+    indent_ = outer_indent;
+    line("}");
+    return total;
+  }
+
+  // The loop of a summation, its body inside, in a scope of its own (what the body computes is
+  // not visible after the loop). Sums nest only as deep as the model's loops.
+  std::string summation_loop(const expr& e, const std::string& lo, const std::string& hi) {
     std::string total = numbered('t', next_++);
     std::string index = numbered('i', e.index_id());
     for (const auto& text : form_.sum_open(total, index, lo, hi)) line(text);

@@ -78,6 +78,14 @@ public:
                                      const std::string& term) const override {
     return {total + " += " + term + ";"};
   }
+  std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                               const std::string& m) const override {
+    return "sadsl_affine_sum_exact(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + ")";
+  }
+  std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                         const std::string& m, bool up) const override {
+    return "sadsl_affine_sum(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + (up ? ", true)" : ", false)");
+  }
 };
 
 // Four points at once, as GCC / Clang vector extensions (the prelude's sadsl_v4d, masks
@@ -133,28 +141,32 @@ public:
     return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* points, double* out, "
            "const sadsl_limits* limits)";
   }
-  // One loop over the union of the lanes' ranges; a lane adds a term only where the index is in
-  // its own range (else +0.0, which leaves its total as it is), so each lane adds the terms the
-  // scalar code adds, in the same order. A lane whose bounds are not finite is NaN.
+  // One loop for the four lanes: each lane's index starts at its own lower bound and steps by 1.0,
+  // as the scalar loop's does, and the lane adds a term while its index is within its own bound
+  // (else +0.0, which leaves its total as it is), so each lane adds the terms the scalar code adds,
+  // in the same order, for any bounds. The loop ends when no lane is within its bound. A lane
+  // whose bounds are not finite is NaN.
   std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
                                     const std::string& hi) const override {
-    std::string ok = total + "_ok", from = total + "_from", to = total + "_to", v = total + "_v";
+    std::string ok = total + "_ok", on = total + "_on";
     return {"const sadsl_v4i " + ok + " = ((" + lo + " - " + lo + ") == sadsl_splat(0.0)) & ((" + hi + " - " + hi +
                 ") == sadsl_splat(0.0));",
-            "double " + from + " = __builtin_inf(), " + to + " = -__builtin_inf();",
-            "for (int lane = 0; lane < 4; ++lane)",
-            "  if (" + ok + "[lane]) {",
-            "    " + from + " = " + lo + "[lane] < " + from + " ? " + lo + "[lane] : " + from + ";",
-            "    " + to + " = " + hi + "[lane] > " + to + " ? " + hi + "[lane] : " + to + ";",
-            "  }",
             "sadsl_v4d " + total + " = (sadsl_v4d)((sadsl_v4i)sadsl_splat(__builtin_nan(\"\")) & ~" + ok + ");",
-            "for (double " + v + " = " + from + "; " + v + " <= " + to + "; " + v + " += 1.0) {",
-            "  const sadsl_v4d " + index + " = sadsl_splat(" + v + ");"};
+            "for (sadsl_v4d " + index + " = " + lo + ";; " + index + " = " + index + " + sadsl_splat(1.0)) {",
+            "  const sadsl_v4i " + on + " = " + ok + " & (" + index + " <= " + hi + ");",
+            "  if (!(" + on + "[0] | " + on + "[1] | " + on + "[2] | " + on + "[3])) break;"};
   }
-  std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
-                                     const std::string& hi, const std::string& term) const override {
-    return {total + " = " + total + " + (sadsl_v4d)((" + index + " >= " + lo + ") & (" + index + " <= " + hi + ") & " +
-            total + "_ok & (sadsl_v4i)" + term + ");"};
+  std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&,
+                                     const std::string&, const std::string& term) const override {
+    return {total + " = " + total + " + (sadsl_v4d)(" + total + "_on & (sadsl_v4i)" + term + ");"};
+  }
+  std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                               const std::string& m) const override {
+    return "sadsl_affine_sum_exact_avx2(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + ")";
+  }
+  std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                         const std::string& m, bool up) const override {
+    return "sadsl_affine_sum_avx2(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + (up ? ", true)" : ", false)");
   }
 
 private:

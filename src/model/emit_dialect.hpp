@@ -26,12 +26,18 @@ public:
   virtual std::string store_metric(const std::string& field, const std::string& value) const = 0;
   virtual std::string limit(const std::string& field) const = 0;  ///< limits->field as a value
   virtual std::string signature() const = 0;                        ///< the function head
-  /// A summation: `total` = the sum over `index` = lo..hi (values of integers) of `term`, which
+  /// A summation: `total` = the sum over `index` = lo, lo + 1, .. while <= hi of `term`, which
   /// the body computes between the lines of sum_open and sum_close; the caller closes the loop's
   /// brace. The terms are added in ascending order of the index, as evaluate() adds them, and a
   /// bound that is not finite makes the total NaN.
   virtual std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
                                             const std::string& hi) const = 0;
+  /// The sum over index = lo..hi of ceil((c + index x d) / m) (`up`) or floor(..), in closed
+  /// form; it equals the loop's value where affine_sum_exact holds (a condition, in every lane).
+  virtual std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c,
+                                       const std::string& d, const std::string& m) const = 0;
+  virtual std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c,
+                                 const std::string& d, const std::string& m, bool up) const = 0;
   virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
                                              const std::string& hi, const std::string& term) const = 0;
 };

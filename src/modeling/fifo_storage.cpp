@@ -46,6 +46,12 @@ std::pair<expr, expr> hop_range(const module_kind& kind, const partial_sum_chain
   return {expr(0), grid - expr(1)};
 }
 
+// The first hop h >= 0 whose FIFO, 2 + h x step places of `bits` bits, holds more than `limit`
+// bits (integral values, step >= 1): the least h with bits (2 + h step) >= limit + 1.
+expr first_hop_over(const expr& bits, const expr& step, int64_t limit) {
+  return model::max(expr(0), model::ceil_div(expr(static_cast<double>(limit + 1)) - expr(2) * bits, bits * step));
+}
+
 }  // namespace
 
 expr fifo_bram18k_of(const expr& bits, const expr& depth) {
@@ -53,6 +59,22 @@ expr fifo_bram18k_of(const expr& bits, const expr& depth) {
 }
 
 expr fifo_ff_of(const expr& bits, const expr& depth) { return expr(5) + positive(bits * depth - expr(512)) * (bits + expr(5)); }
+
+// Both are 0 below a depth and grow with it, so the sums start at the first h past it.
+expr deep_fifos_bram18k(const expr& bits, const expr& step, const expr& lo, const expr& hi) {
+  expr hop = expr::index(0, "hop");
+  // sum ceil(depth / 512): the emitted model computes a sum of this form (ceil of an index's
+  // affine function) without looping (model/emit_body.cpp).
+  return model::ceil_div(bits, expr(36)) * model::sum(hop, model::max(lo, first_hop_over(bits, step, 1024)), hi,
+                                                      model::ceil_div(expr(2) + hop * step, expr(512)));
+}
+
+expr deep_fifos_ff(const expr& bits, const expr& step, const expr& lo, const expr& hi) {
+  // A FIFO's flip-flops grow only where 2 places fit in 512 bits and its depth does not.
+  expr wide_at_two = positive(bits * expr(2) - expr(512));
+  expr grown = model::max(expr(0), hi - model::max(lo, first_hop_over(bits, step, 512)) + expr(1));
+  return (expr(1) - wide_at_two) * grown * (bits + expr(5));
+}
 
 fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const std::vector<symbolic_module>& modules,
                                const std::vector<expr>& hops, const std::function<expr(int kind)>& tokens) {
@@ -79,10 +101,11 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
     // The kind's instances are spread evenly over the places it feeds (none where the range is
     // empty: one PE along the chain).
     expr per_place = modules.at(static_cast<size_t>(k)).instances * q.present / model::max(expr(1), hi - lo + expr(1));
-    expr hop = expr::index(0, "hop");
-    expr depth = expr(2) + hop * model::min(tokens(k), hops.at(static_cast<size_t>(c.dim)));
-    out.bram18k = out.bram18k + per_place * model::sum(hop, lo, hi, fifo_bram18k_of(bits, depth));
-    out.ff = out.ff + per_place * model::sum(hop, lo, hi, fifo_ff_of(bits, depth) - fifo_ff_of(bits, expr(2)));
+    // The FIFO h hops along is 2 + h x step deep. step >= 1 at every point of the space (a tile
+    // has a token, a hop a cycle); max(1, ..) only keeps the divisions below defined off it.
+    expr step = model::max(expr(1), model::min(tokens(k), hops.at(static_cast<size_t>(c.dim))));
+    out.bram18k = out.bram18k + per_place * deep_fifos_bram18k(bits, step, lo, hi);
+    out.ff = out.ff + per_place * deep_fifos_ff(bits, step, lo, hi);
   }
   return out;
 }

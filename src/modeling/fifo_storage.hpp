@@ -29,4 +29,10 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
 expr fifo_bram18k_of(const expr& bits, const expr& depth);
 expr fifo_ff_of(const expr& bits, const expr& depth);
 
+/// fifo_bram18k_of(bits, 2 + h x step) and fifo_ff_of(bits, 2 + h x step) - fifo_ff_of(bits, 2)
+/// summed over h = lo..hi, for integral values with step >= 1: a sum whose terms are a rounded
+/// quotient (compiled without a loop) and a closed form.
+expr deep_fifos_bram18k(const expr& bits, const expr& step, const expr& lo, const expr& hi);
+expr deep_fifos_ff(const expr& bits, const expr& step, const expr& lo, const expr& hi);
+
 }  // namespace sadsl::modeling

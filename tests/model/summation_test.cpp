@@ -25,6 +25,31 @@ double brute_sum(double lo, double hi, F f) {
   return total;
 }
 
+// The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
+// one point per call (scalar) or in a batch (AVX2 where the machine has it), differ in any bit
+// from `expected`.
+std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
+                                                 const std::vector<metrics>& expected, const device_limits& limits) {
+  sadsl::model::testing::temporary_cache cache(cache_name);
+  jit_options options;
+  options.cache_dir = cache.dir;
+  compiled_model compiled = jit_compile(m, options);
+  std::size_t width = m.params.size(), count = expected.size();
+  std::vector<double> batch_points = points;
+  std::vector<metrics> batch(count);
+  compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
+  std::vector<std::size_t> differ;
+  for (std::size_t r = 0; r < count; ++r) {
+    metrics one;
+    std::vector<double> single(points.begin() + static_cast<std::ptrdiff_t>(width * r),
+                               points.begin() + static_cast<std::ptrdiff_t>(width * (r + 1)));
+    compiled.evaluate(single.data(), &one, &limits);
+    if (std::memcmp(&one, &expected[r], sizeof one) != 0 || std::memcmp(&batch[r], &expected[r], sizeof one) != 0)
+      differ.push_back(r);
+  }
+  return differ;
+}
+
 }  // namespace
 
 TEST_CASE("a sum of a polynomial of degree 3 or less in its index has a closed form, exact on every range", "[expr][sum]") {
@@ -149,19 +174,68 @@ TEST_CASE("a model with sums: interpreter, scalar and AVX2 code agree bit for bi
   CHECK(std::isnan(expected[1].latency));
   CHECK(expected[0].latency > 0);
 
-  sadsl::model::testing::temporary_cache cache("summation");
-  jit_options options;
-  options.cache_dir = cache.dir;
-  compiled_model compiled = jit_compile(m, options);
-  std::vector<double> batch_points = points;
-  std::vector<metrics> batch(count);
-  compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    metrics one;
-    std::vector<double> single(points.begin() + 3 * i, points.begin() + 3 * i + 3);
-    compiled.evaluate(single.data(), &one, &limits);
-    differ += std::memcmp(&one, &expected[i], sizeof one) == 0 && std::memcmp(&batch[i], &expected[i], sizeof one) == 0 ? 0 : 1;
+  CHECK(compiled_rows_differing(m, "summation", points, expected, limits).empty());
+}
+
+TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exact, bit for bit the loop's value", "[expr][sum][jit]") {
+  design_model m;
+  m.name = "affine_sum_test";
+  m.source = "test";
+  for (const char* name : {"L", "H", "C", "D", "M"}) {
+    parameter p;
+    p.name = name;
+    p.origin = problem_size_origin{};
+    m.params.push_back(p);
   }
-  CHECK(differ == 0);
+  expr lo = m.param("L"), hi = m.param("H"), c = m.param("C"), d = m.param("D"), div = m.param("M");
+  expr i = expr::index(0, "i");
+  // The forms the emitter recognises (either order of the + and the x, no constant, no slope)
+  // and one it does not (a difference: a loop), each in a metric of its own.
+  module_latency pe;
+  pe.name = "PE";
+  pe.main = make_leaf(sum(i, lo, hi, ceil_div(c + i * d, div)));
+  m.modules = {pe};
+  m.dsp = sum(i, lo, hi, floor_div(d * i + c, div));
+  m.bram18k = sum(i, lo, hi, ceil_div(i * d, div));
+  m.uram = sum(i, lo, hi, floor_div(c + i, div));
+  m.lut = sum(i, lo, hi, ceil_div(i * d - c, div));
+  m.offchip_bytes = 0;
+  std::string source = emit_cpp(m);
+  CHECK(source.find("sadsl_affine_sum(") != std::string::npos);
+  CHECK(source.find("sadsl_affine_sum_avx2(") != std::string::npos);
+
+  std::mt19937_64 random(2027);
+  auto pick = [&](int a, int b) { return double(std::uniform_int_distribution<int>(a, b)(random)); };
+  std::vector<std::vector<double>> rows;
+  for (int n = 0; n < 1200; ++n)  // exact: the closed form
+    rows.push_back({pick(0, 60), pick(-3, 500), pick(0, 1000000), pick(0, 100000), pick(1, 5000)});
+  // Outside the closed form's conditions: the loop, with its own rounding and NaN.
+  rows.push_back({0, 40, -7, 3, 5});                 // c < 0
+  rows.push_back({0, 40, 7, -3, 5});                 // d < 0
+  rows.push_back({2.5, 40, 7, 3, 5});                // lo not an integer
+  rows.push_back({0, 40.5, 7, 3, 5});                // hi not an integer
+  rows.push_back({0, 40, 7.25, 3, 5});               // c not an integer
+  rows.push_back({0, 40, 7, 3, 0});                  // m = 0: infinite terms
+  rows.push_back({0, 40, 7, 3, 0.75});               // m < 1
+  rows.push_back({0, 900, 3, 1099511627776.0, 7});   // c + hi d beyond 2^50 / (hi + 1)
+  rows.push_back({0, 1e308 * 10, 1, 1, 1});          // a bound that is not finite: NaN
+  rows.push_back({0, 30, std::nan(""), 1, 1});       // NaN operands
+  rows.push_back({5, 4, 1, 1, 1});                   // an empty range
+  rows.push_back({3, 3, 0, 0, 1});
+  std::vector<double> points;
+  for (const auto& r : rows) points.insert(points.end(), r.begin(), r.end());
+  std::size_t count = rows.size();
+
+  interpreter reference(m);
+  device_limits limits{1e18, 1e18, 1e18};
+  std::vector<metrics> expected(count);
+  std::vector<double> reference_points = points;
+  reference.evaluate_batch(count, reference_points, expected, limits);
+  // The interpreter is the loop; check it against counting one by one on a few rows.
+  for (std::size_t r : {std::size_t{0}, std::size_t{1}, std::size_t{2}})
+    CHECK(expected[r].latency == brute_sum(rows[r][0], rows[r][1], [&](double v) { return std::ceil((rows[r][2] + v * rows[r][3]) / rows[r][4]); }));
+
+  for (std::size_t r : compiled_rows_differing(m, "affine_sum", points, expected, limits))
+    FAIL_CHECK("row " << r << ": L=" << rows[r][0] << " H=" << rows[r][1] << " C=" << rows[r][2] << " D=" << rows[r][3]
+                      << " M=" << rows[r][4]);
 }
