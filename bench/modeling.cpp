@@ -1,15 +1,17 @@
 // sadsl's own performance models for MM 1024^3 fp32 on the U250: DSL -> all 18 designs' models
-// ready to evaluate (design_models with compiler_models, as compile() makes them on `threads`
-// threads, then the evaluator's just-in-time compilation), and the
+// ready to evaluate (design_models with compiler_models, then the evaluators' just-in-time
+// compilation, both on `threads` threads as compile() makes them), and the
 // exact search over all 18, against the same search over the models AutoSA wrote when
 // ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
 // search (0: unlimited)] [--per-design]
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sadsl/sadsl.hpp>
@@ -97,11 +99,20 @@ int main(int argc, char** argv) {
   std::vector<tune::design_space> spaces;
   std::vector<std::string> names;
   bool compiled = true;
+  // The evaluators (each compiles its model) on `threads` threads, as compile() makes them.
+  std::vector<std::shared_ptr<const model::evaluator>> evaluators(ds.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (unsigned w = 0; w < threads; ++w)
+    workers.emplace_back([&] {
+      for (size_t d = next++; d < ds.size(); d = next++)
+        if (models[d]) evaluators[d] = std::make_shared<const model::evaluator>(std::move(*models[d]));
+    });
+  for (auto& w : workers) w.join();
   for (size_t d = 0; d < ds.size(); ++d) {
-    if (!models[d]) continue;
-    auto ev = std::make_shared<const model::evaluator>(std::move(*models[d]));
-    compiled = compiled && ev->active_backend() != model::backend::interpreter;
-    spaces.emplace_back(ev, sizes, tune::builtin_device("u250"));
+    if (!evaluators[d]) continue;
+    compiled = compiled && evaluators[d]->active_backend() != model::backend::interpreter;
+    spaces.emplace_back(evaluators[d], sizes, tune::builtin_device("u250"));
     names.push_back(ds[d].name());
   }
   double jit_s = seconds_since(t2);
