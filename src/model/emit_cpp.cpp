@@ -126,17 +126,43 @@ __attribute__((target("avx2"))) inline sadsl_v4i sadsl_divides_avx2(sadsl_v4d b,
   const sadsl_v4d q = a / b;
   return (b != sadsl_splat(0.0)) & (q == sadsl_floor(q));
 }
-// Closed-form sums (sadsl_affine_sum) lane by lane, taken only where every lane is exact.
+// sadsl_affine_sum_exact and sadsl_affine_sum for four lanes, in doubles: under the exactness
+// conditions every value below is an integer under 2^50 and every quotient's floor is exact (as
+// in the loop), so each lane's total is the scalar one. Lanes whose count has ended keep their
+// values (a blend), and the rounds go on while some lane has lattice points left.
+__attribute__((target("avx2"))) inline sadsl_v4i sadsl_integral_avx2(sadsl_v4d x) {
+  return ((x - x) == sadsl_splat(0.0)) & (x == sadsl_floor(x));
+}
 __attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d,
                                                                         sadsl_v4d m) {
-  bool exact = true;
-  for (int lane = 0; lane < 4; ++lane) exact = exact & sadsl_affine_sum_exact(lo[lane], hi[lane], c[lane], d[lane], m[lane]);
-  return exact;
+  const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0), most = sadsl_splat(16777216.0);
+  const sadsl_v4i ok = sadsl_integral_avx2(lo) & sadsl_integral_avx2(hi) & sadsl_integral_avx2(c) & sadsl_integral_avx2(d) &
+                       sadsl_integral_avx2(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
+                       (hi <= most) & ((hi + one) * (c + hi * d + m) <= sadsl_splat(1125899906842624.0));
+  return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
+}
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_select(sadsl_v4i mask, sadsl_v4d yes, sadsl_v4d no) {
+  return (sadsl_v4d)((mask & (sadsl_v4i)yes) | (~mask & (sadsl_v4i)no));
 }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d,
                                                                       sadsl_v4d m, bool up) {
-  sadsl_v4d total;
-  for (int lane = 0; lane < 4; ++lane) total[lane] = sadsl_affine_sum(lo[lane], hi[lane], c[lane], d[lane], m[lane], up);
+  const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
+  sadsl_v4d n = hi - lo + one, a = d, b = c + lo * d + (up ? m - one : zero), total = zero;
+  sadsl_v4i active = n > zero;
+  while ((active[0] | active[1] | active[2] | active[3]) != 0) {
+    const sadsl_v4d whole_a = sadsl_floor(a / m), whole_b = sadsl_floor(b / m);
+    total = total + (sadsl_v4d)(active & (sadsl_v4i)(whole_a * (n * (n - one) * sadsl_splat(0.5)) + whole_b * n));
+    const sadsl_v4d rest_a = a - whole_a * m, rest_b = b - whole_b * m;
+    const sadsl_v4d highest = rest_a * n + rest_b;
+    const sadsl_v4i more = active & (highest >= m);
+    const sadsl_v4d next_n = sadsl_floor(highest / m);
+    n = sadsl_select(more, next_n, n);
+    b = sadsl_select(more, highest - next_n * m, b);
+    const sadsl_v4d swap = m;
+    m = sadsl_select(more, rest_a, m);
+    a = sadsl_select(more, swap, a);
+    active = more;
+  }
   return total;
 }
 #endif
