@@ -94,7 +94,8 @@ public:
         out.buffers.push_back(buffer_of(kind, b));
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
         bram = bram + copies * out.buffers.back().bram18k;
-        uram = uram + copies * out.buffers.back().uram;
+        // No term where no buffer can be URAM: 0 x copies stays an operation (0 x inf is NaN).
+        if (!out.buffers.back().uram.is_constant(0)) uram = uram + copies * out.buffers.back().uram;
         ff = ff + copies * out.buffers.back().register_bits;
       }
       if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
@@ -478,7 +479,8 @@ private:
     expr per_bank = model::ceil_div(size, banks);
     expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(size, 64);
     expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
-    out.uram = over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096));
+    out.uram = o_.prefer_uram ? over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096))
+                              : expr(0);
     out.bram18k = over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
     out.register_bits = (expr(1) - over) * size * bits;
     return out;

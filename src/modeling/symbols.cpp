@@ -188,15 +188,19 @@ std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
       expr e = 1;
       affine index = stored_index(a, dim);
       for (const auto& t : index.terms()) {
-        expr c = static_cast<double>(std::abs(t.coefficient));
+        expr span;
         if (const expr* inner = inner_loop(t.symbol->seq)) {  // spanned whole in every tile
-          e = e + c * (*inner - expr(1));
-          continue;
+          span = *inner;
+        } else {
+          const loop_terms* l = band_loop(t.symbol->seq);
+          if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band and not below it: sadsl "
+                                          "does not model it yet", d_.name(), t.symbol->name));
+          span = l->space ? l->w : l->t1;
         }
-        const loop_terms* l = band_loop(t.symbol->seq);
-        if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band and not below it: sadsl "
-                                        "does not model it yet", d_.name(), t.symbol->name));
-        e = e + c * ((l->space ? l->w : l->t1) - expr(1));
+        // An index that is one loop spans that loop's extent: 1 + (span - 1), written as span (the
+        // same integer), is the expression other terms share.
+        if (index.terms().size() == 1 && std::abs(t.coefficient) == 1) e = span;
+        else e = e + expr(static_cast<double>(std::abs(t.coefficient))) * (span - expr(1));
       }
       extent = extent ? model::max(*extent, e) : e;
     }
@@ -226,10 +230,14 @@ std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses,
 }
 
 expr symbols::pack_of(const std::vector<expr>& offsets, int element_bits) {
+  // Each offset once: [a | q] is 0 or 1, so a repeated factor changes nothing but the work.
+  std::vector<expr> distinct;
+  for (const auto& q : offsets)
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const expr& seen) { return seen.same_as(q); })) distinct.push_back(q);
   expr pack = 1;
   for (int64_t word = 2; word * element_bits <= dram_word_bits; word *= 2) {
     expr all = 1;
-    for (const auto& q : offsets) all = all * divides(expr(static_cast<double>(word)), q);
+    for (const auto& q : distinct) all = all * divides(expr(static_cast<double>(word)), q);
     pack = pack + expr(static_cast<double>(word / 2)) * all;
   }
   return pack;

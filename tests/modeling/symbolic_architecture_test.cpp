@@ -91,7 +91,7 @@ TEST_CASE("MM [i,j] <[i,j],k>: the symbolic architecture's text and its counts a
                     "C_drain_IO_out (out, 1 lanes)\n") != std::string::npos);
     CHECK(text.find("module A_IO_L2_in (I/O in): i_t1 / i_t2 - 1 instances, reading i_t1 / i_t2 - 1 FIFOs\n"
                     "  ports: in (in, packing lanes), to_pe (out, k_t2 lanes), next (out, packing lanes)\n"
-                    "  buffer local_A (float, double buffered): [1 + (i_t2 - 1), 1 + (k_t1 - 1)]\n") != std::string::npos);
+                    "  buffer local_A (float, double buffered): [i_t2, k_t1]\n") != std::string::npos);
     design_point p = point_by_name(d, {{"i_t1", 129}, {"j_t1", 205}, {"k_t1", 64}, {"i_t2", 3}, {"j_t2", 41}, {"k_t2", 8}});
     architecture_counts c = counts_at(sym, p, k);
     CHECK(c.pe_grid == std::vector<int64_t>{43, 5});
