@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -141,6 +142,7 @@ private:
   struct network_terms {
     std::vector<expr> box;
     expr pack = 1;
+    expr inverse_pack = 1;   // 1 / pack without a division (symbols::pack_and_inverse)
     expr pack_template = 1;  // the template is built with packing 1, so that no word loop degenerates
     elem_type element = elem_type::f32;
     std::vector<int> cluster_order;
@@ -170,7 +172,7 @@ private:
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
     std::vector<expr> offsets = s_.pack_offsets(accesses, t.box.back());
-    t.pack = symbols::pack_of(offsets, bits_of(t.element));
+    std::tie(t.pack, t.inverse_pack) = symbols::pack_and_inverse(offsets, bits_of(t.element));
     t.cluster_order = net.cluster_order;
     t.buffered_level = net.buffered_level;
     for (const auto& k : a.modules)
@@ -305,7 +307,7 @@ private:
     for (size_t g = n.cluster_order.size(); g-- > 0;)
       dims.push_back(g == level && k.boundary ? expr(1) : s_.grid(static_cast<size_t>(n.cluster_order[g])));
     for (size_t e = 0; e < n.box.size(); ++e)
-      dims.push_back(e + 1 < n.box.size() ? n.box[e] : n.box[e] / (template_pack ? n.pack_template : n.pack));
+      dims.push_back(e + 1 < n.box.size() ? n.box[e] : template_pack ? n.box[e] / n.pack_template : n.box[e] * n.inverse_pack);
     return dims;
   }
 

@@ -209,10 +209,6 @@ std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
   return out;
 }
 
-expr symbols::pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const {
-  return pack_of(pack_offsets(accesses, last), element_bits);
-}
-
 std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses, const expr& last) const {
   std::vector<expr> offsets{last};
   for (const auto& a : accesses) {
@@ -229,18 +225,22 @@ std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses,
   return offsets;
 }
 
-expr symbols::pack_of(const std::vector<expr>& offsets, int element_bits) {
+// The packing 2^j and its inverse 2^-j, j the number of words w = 2, 4, .. (w x element_bits <=
+// 512) that divide every offset: the indicators [w | all] are nested (4 | q implies 2 | q), so
+// 1 + sum (w / 2)[w | all] = 2^j and 1 - sum (1 / w)[w | all] = 2^-j, both exact.
+std::pair<expr, expr> symbols::pack_and_inverse(const std::vector<expr>& offsets, int element_bits) {
   // Each offset once: [a | q] is 0 or 1, so a repeated factor changes nothing but the work.
   std::vector<expr> distinct;
   for (const auto& q : offsets)
     if (std::none_of(distinct.begin(), distinct.end(), [&](const expr& seen) { return seen.same_as(q); })) distinct.push_back(q);
-  expr pack = 1;
+  expr pack = 1, inverse = 1;
   for (int64_t word = 2; word * element_bits <= dram_word_bits; word *= 2) {
     expr all = 1;
     for (const auto& q : distinct) all = all * divides(expr(static_cast<double>(word)), q);
     pack = pack + expr(static_cast<double>(word / 2)) * all;
+    inverse = inverse - expr(1.0 / static_cast<double>(word)) * all;
   }
-  return pack;
+  return {pack, inverse};
 }
 
 }  // namespace sadsl::modeling

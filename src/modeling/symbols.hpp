@@ -5,6 +5,7 @@
 // touches at one PE in one tile, and the packing factor of a chunk.
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "sadsl/compute/design.hpp"
@@ -45,14 +46,13 @@ public:
   /// The extent along each stored dim of the box of elements that `accesses` (of one tensor)
   /// touch at one PE in one tile; nullopt when the accesses disagree.
   std::vector<expr> box(const std::vector<access_ref>& accesses) const;
-  /// The packing factor of a chunk of `accesses` whose box ends in `last`: the largest power of
-  /// two that divides `last` and every offset where a chunk can start, at most 512 bits.
-  expr pack(const std::vector<access_ref>& accesses, const expr& last, int element_bits) const;
-  /// What pack() divides: the box's last extent and the offsets along the stored last dimension
-  /// at which the accesses' chunks start.
+  /// The offsets a chunk of `accesses` whose box ends in `last` may start at along the stored last
+  /// dimension, and `last` itself: its packing factor is the largest power of two (at most 512
+  /// bits) that divides every one of them.
   std::vector<expr> pack_offsets(const std::vector<access_ref>& accesses, const expr& last) const;
-  /// The largest power of two w, w x element_bits <= 512, that divides every one of `offsets`.
-  static expr pack_of(const std::vector<expr>& offsets, int element_bits);
+  /// That packing factor of `offsets`, and its inverse 1 / pack computed without a division
+  /// (dividing by the packing, a power of two, is multiplying by its inverse, exactly).
+  static std::pair<expr, expr> pack_and_inverse(const std::vector<expr>& offsets, int element_bits);
   /// The value of an affine expression of kernel params (sadsl::error for loop terms).
   expr of_params(const affine& a, const std::string& what) const;
 
