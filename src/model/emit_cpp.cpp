@@ -15,8 +15,15 @@ namespace {
 // compile to the same instructions as the intrinsics.
 const char* const prelude = R"(#include <cstddef>
 #include <cstdint>
-#if defined(__x86_64__) && defined(__GNUC__)
+// Two evaluation paths: scalar (any platform) and AVX2 (x86-64, four points per instruction, and
+// one point in all four lanes, faster than the scalar code), chosen once at run time. Defining
+// SADSL_SCALAR_ONLY leaves out the AVX2 path; SADSL_AVX2_ONLY (the JIT's choice on a machine
+// with AVX2) leaves out the scalar one, which halves the compile time.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SADSL_SCALAR_ONLY)
 #define SADSL_HAVE_AVX2_PATH 1
+#endif
+#if defined(SADSL_AVX2_ONLY) && !defined(SADSL_HAVE_AVX2_PATH)
+#error "SADSL_AVX2_ONLY needs the AVX2 path: x86-64, GCC or Clang, no SADSL_SCALAR_ONLY"
 #endif
 
 namespace {
@@ -167,6 +174,18 @@ __attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d
 }
 #endif
 
+// Whether the AVX2 path runs: checked once, at the first evaluation.
+inline bool sadsl_runs_avx2() {
+#if defined(SADSL_AVX2_ONLY)
+  return true;
+#elif defined(SADSL_HAVE_AVX2_PATH)
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+#else
+  return false;
+#endif
+}
+
 )";
 
 std::string escaped(const std::string& text) {
@@ -179,39 +198,57 @@ std::string escaped(const std::string& text) {
 }
 
 std::string evaluation_code(const design_model& model) {
-  return emit::evaluation_function(model, emit::scalar_dialect()) + "\n#ifdef SADSL_HAVE_AVX2_PATH\n" +
-         emit::evaluation_function(model, *emit::avx2_dialect(model.params.size())) + "#endif\n";
+  return "#ifndef SADSL_AVX2_ONLY\n" + emit::evaluation_function(model, emit::scalar_dialect()) +
+         "#endif\n\n#ifdef SADSL_HAVE_AVX2_PATH\n" + emit::evaluation_function(model, emit::avx2_dialect()) + "#endif\n";
 }
 
-// With AVX2 (checked once at run time) points go four at a time through sadsl_evaluate_avx2,
-// which reads and writes their parameters in place; its metrics come back in lanes and are
-// transposed. The rest, or everything without AVX2, go through the scalar function.
-std::string batch_code(const std::string& symbol, std::size_t parameters) {
+// On the AVX2 path points go four at a time through sadsl_evaluate_avx2, which reads and writes
+// their parameters in place; its metrics come back in lanes and are transposed. A single point
+// (and the rest of a batch) goes through it in all four lanes (a row stride of 0), which is
+// faster than the scalar function. Elsewhere every point goes through the scalar function.
+std::string entry_code(const std::string& symbol, std::size_t parameters) {
   std::string n = std::to_string(parameters);
   return "#ifdef SADSL_HAVE_AVX2_PATH\n"
-         "__attribute__((target(\"avx2\"))) static std::size_t " + symbol + "_batch_avx2(std::size_t count, double* points,\n"
+         "__attribute__((target(\"avx2\"))) static void " + symbol + "_point_avx2(double* point, double* metrics,\n"
+         "    const sadsl_limits* limits) {\n"
+         "  double out[sadsl_metric_count * 4];\n"
+         "  sadsl_evaluate_avx2(point, 0, out, limits);\n"
+         "  for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[k] = out[4 * k];\n"
+         "}\n\n"
+         "__attribute__((target(\"avx2\"))) static void " + symbol + "_batch_avx2(std::size_t count, double* points,\n"
          "    double* metrics, const sadsl_limits* limits) {\n"
          "  constexpr std::size_t width = " + n + ";\n"
          "  std::size_t start = 0;\n"
          "  for (; start + 4 <= count; start += 4) {\n"
          "    double out[sadsl_metric_count * 4];\n"
-         "    sadsl_evaluate_avx2(points + start * width, out, limits);\n"
+         "    sadsl_evaluate_avx2(points + start * width, width, out, limits);\n"
          "    for (std::size_t l = 0; l < 4; ++l)\n"
          "      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[4 * k + l];\n"
          "  }\n"
-         "  return start;\n"
+         "  for (; start < count; ++start) " + symbol + "_point_avx2(points + start * width, metrics + start * sadsl_metric_count, limits);\n"
          "}\n"
          "#endif\n\n"
-         "static void " + symbol + "_batch(std::size_t count, double* points, void* out, const void* limits) {\n"
-         "  constexpr std::size_t width = " + n + ";\n"
+         "static void " + symbol + "_point(double* point, void* out, const void* limits) {\n"
          "  double* metrics = static_cast<double*>(out);\n"
          "  const sadsl_limits* device = static_cast<const sadsl_limits*>(limits);\n"
-         "  std::size_t start = 0;\n"
          "#ifdef SADSL_HAVE_AVX2_PATH\n"
-         "  static const bool has_avx2 = __builtin_cpu_supports(\"avx2\");\n"
-         "  if (has_avx2) start = " + symbol + "_batch_avx2(count, points, metrics, device);\n"
+         "  if (sadsl_runs_avx2()) return " + symbol + "_point_avx2(point, metrics, device);\n"
          "#endif\n"
-         "  for (; start < count; ++start) sadsl_evaluate(points + start * width, metrics + start * sadsl_metric_count, device);\n"
+         "#ifndef SADSL_AVX2_ONLY\n"
+         "  sadsl_evaluate(point, metrics, device);\n"
+         "#endif\n"
+         "}\n\n"
+         "static void " + symbol + "_batch(std::size_t count, double* points, void* out, const void* limits) {\n"
+         "  double* metrics = static_cast<double*>(out);\n"
+         "  const sadsl_limits* device = static_cast<const sadsl_limits*>(limits);\n"
+         "#ifdef SADSL_HAVE_AVX2_PATH\n"
+         "  if (sadsl_runs_avx2()) return " + symbol + "_batch_avx2(count, points, metrics, device);\n"
+         "#endif\n"
+         "#ifndef SADSL_AVX2_ONLY\n"
+         "  constexpr std::size_t width = " + n + ";\n"
+         "  for (std::size_t start = 0; start < count; ++start)\n"
+         "    sadsl_evaluate(points + start * width, metrics + start * sadsl_metric_count, device);\n"
+         "#endif\n"
          "}\n\n";
 }
 
@@ -219,10 +256,8 @@ std::string batch_code(const std::string& symbol, std::size_t parameters) {
 // function with C linkage may be declared in a namespace).
 std::string exports(const design_model& model, const std::string& hash, bool own_namespace) {
   std::string symbol = "sadsl_model_" + hash;
-  return std::string(own_namespace ? "\n" : "\n}  // namespace\n\n") + "extern \"C\" {\n\n"
-         "static void " + symbol + "_point(double* point, void* out, const void* limits) {\n"
-         "  sadsl_evaluate(point, static_cast<double*>(out), static_cast<const sadsl_limits*>(limits));\n}\n\n" +
-         batch_code(symbol, model.params.size()) +
+  return std::string(own_namespace ? "\n" : "\n}  // namespace\n\n") + "extern \"C\" {\n\n" +
+         entry_code(symbol, model.params.size()) +
          "struct " + symbol + "_abi_t {\n  unsigned version, parameter_count;\n  const char* model_name;\n"
          "  const char* model_hash;\n  void (*point)(double*, void*, const void*);\n"
          "  void (*batch)(std::size_t, double*, void*, const void*);\n};\n\n"

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <memory>
 
 #include "sadsl/error.hpp"
 
@@ -89,12 +88,12 @@ public:
 };
 
 // Four points at once, as GCC / Clang vector extensions (the prelude's sadsl_v4d, masks
-// sadsl_v4i). Lane l's parameters are row l of `points` (width doubles each); its parameter i
-// is gathered straight from there, not from a transposed copy: a vector load of four scalar
-// stores cannot be forwarded from the store buffer and stalls. Metric k goes to out[4 * k + l].
+// sadsl_v4i). Lane l's parameters are row l of `points` (`stride` doubles each; a stride of 0
+// puts one point in all four lanes); its parameter i is gathered straight from there, not from a
+// transposed copy: a vector load of four scalar stores cannot be forwarded from the store buffer
+// and stalls. Metric k goes to out[4 * k + l].
 class avx2 final : public dialect {
 public:
-  explicit avx2(std::size_t width) : width_(index_text(width)) {}
   std::string constant(double v) const override { return "sadsl_splat(" + scalar_dialect().constant(v) + ")"; }
   std::string operation(op kind, const std::string& a, const std::string& b) const override {
     switch (kind) {
@@ -128,18 +127,18 @@ public:
   std::string mask_type() const override { return "sadsl_v4i"; }
   std::string all_true() const override { return "sadsl_v4i{-1, -1, -1, -1}"; }
   std::string load_parameter(std::size_t i) const override {
-    return "sadsl_gather(points + " + index_text(i) + ", " + width_ + ")";
+    return "sadsl_gather(points + " + index_text(i) + ", stride)";
   }
   std::string store_parameter(std::size_t i, const std::string& value) const override {
-    return "sadsl_scatter(points + " + index_text(i) + ", " + width_ + ", " + value + ");";
+    return "sadsl_scatter(points + " + index_text(i) + ", stride, " + value + ");";
   }
   std::string store_metric(const std::string& field, const std::string& value) const override {
     return "sadsl_store(out + 4 * sadsl_" + field + ", " + value + ");";
   }
   std::string limit(const std::string& field) const override { return "sadsl_splat(limits->" + field + ")"; }
   std::string signature() const override {
-    return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* points, double* out, "
-           "const sadsl_limits* limits)";
+    return "__attribute__((target(\"avx2\"))) inline void sadsl_evaluate_avx2(double* points, std::size_t stride, "
+           "double* out, const sadsl_limits* limits)";
   }
   // One loop for the four lanes: each lane's index starts at its own lower bound and steps by 1.0,
   // as the scalar loop's does, and the lane adds a term while its index is within its own bound
@@ -168,9 +167,6 @@ public:
                          const std::string& m, bool up) const override {
     return "sadsl_affine_sum_avx2(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + (up ? ", true)" : ", false)");
   }
-
-private:
-  std::string width_;
 };
 
 }  // namespace
@@ -180,6 +176,9 @@ const dialect& scalar_dialect() {
   return instance;
 }
 
-std::unique_ptr<dialect> avx2_dialect(std::size_t parameters) { return std::make_unique<avx2>(parameters); }
+const dialect& avx2_dialect() {
+  static const avx2 instance;
+  return instance;
+}
 
 }  // namespace sadsl::model::emit

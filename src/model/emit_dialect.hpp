@@ -2,7 +2,6 @@
 // Internal: the two forms in which a model's evaluation is written as C++: scalar (one point, any
 // platform) and AVX2 (four points per instruction, x86-64, selected at load time). Both use the
 // same IEEE operations in the same order, so their results are bit-identical.
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,8 +42,9 @@ public:
 };
 
 const dialect& scalar_dialect();
-/// The AVX2 form for a model of `parameters` parameters (the width of a point's row).
-std::unique_ptr<dialect> avx2_dialect(std::size_t parameters);
+/// The AVX2 form: sadsl_evaluate_avx2(points, stride, out, limits), four points `stride` doubles
+/// apart (0: one point in every lane).
+const dialect& avx2_dialect();
 
 /// The evaluation function of `model` in `form`.
 std::string evaluation_function(const design_model& model, const dialect& form);

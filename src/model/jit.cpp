@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -169,9 +170,21 @@ void compile(const std::string& compiler, const jit_options& options, const std:
   publish(staged, library);
 }
 
+// Whether this process runs on a machine with AVX2 (the generated AVX2 path's requirement).
+bool host_has_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
-compiled_model jit_compile(const design_model& model, const jit_options& options) {
+compiled_model jit_compile(const design_model& model, const jit_options& given) {
+  jit_options options = given;
+  bool scalar_asked = std::find(options.flags.begin(), options.flags.end(), "-DSADSL_SCALAR_ONLY") != options.flags.end();
+  if (options.host_path_only && !scalar_asked && host_has_avx2()) options.flags.push_back("-DSADSL_AVX2_ONLY");
   std::string compiler = find_cxx_compiler(options);
   auto [source, hash] = emit_model(model);
   std::string configuration = compiler;

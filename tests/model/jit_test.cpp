@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 
@@ -93,6 +94,39 @@ TEST_CASE("run-time compilation caches by content hash", "[jit]") {
   second.evaluate(point.data(), &m, &u250);
   CHECK(m.latency == 637832.25);
   CHECK(point[model.parameter_index("p9")] == 16);
+}
+
+TEST_CASE("the JIT builds the path this machine runs, and the portable and scalar builds agree with it", "[jit]") {
+  testing::temporary_cache cache("jit-paths");
+  design_model model = kernel3_2();
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
+  jit_options host = options_in(cache), portable = options_in(cache), scalar = options_in(cache);
+  portable.host_path_only = false;
+  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");  // kept even where the host has AVX2
+  std::vector<metrics> found;
+  for (const jit_options* options : {&host, &portable, &scalar}) {
+    std::vector<double> point = optimum_point(model);
+    metrics m;
+    jit_compile(model, *options).evaluate(point.data(), &m, &u250);
+    CHECK(m.latency == 637832.25);
+    found.push_back(m);
+  }
+  CHECK(std::memcmp(&found[0], &found[1], sizeof(metrics)) == 0);
+  CHECK(std::memcmp(&found[0], &found[2], sizeof(metrics)) == 0);
+  // One library per build: with AVX2 the host's is its own (-DSADSL_AVX2_ONLY); without, it is
+  // the portable one, whose AVX2 path is left out at compile time on other machines only.
+  std::size_t libraries = 0;
+  for (const auto& file : files_in(cache.dir)) libraries += file.extension() == ".so" ? 1 : 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  CHECK(libraries == (__builtin_cpu_supports("avx2") ? 3u : 2u));
+#else
+  CHECK(libraries == 2u);
+#endif
+
+  // Both paths left out is refused by the source itself, with the reason.
+  portable.flags.insert(portable.flags.end(), {"-DSADSL_SCALAR_ONLY", "-DSADSL_AVX2_ONLY"});
+  CHECK_THROWS_WITH(jit_compile(model, portable),
+                    Catch::Contains("SADSL_AVX2_ONLY needs the AVX2 path: x86-64, GCC or Clang, no SADSL_SCALAR_ONLY"));
 }
 
 TEST_CASE("emitted source is deterministic and matches the checked-in copy", "[jit]") {

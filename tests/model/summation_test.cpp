@@ -1,6 +1,7 @@
 // Summations in the model IR: closed forms where the body is a polynomial in the index, loops
 // elsewhere, and the interpreter, the scalar code and the AVX2 code agreeing bit for bit on a
 // model whose latency is a triangular nest of tiles.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -25,16 +26,11 @@ double brute_sum(double lo, double hi, F f) {
   return total;
 }
 
-// The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
-// one point per call (scalar) or in a batch (AVX2 where the machine has it), differ in any bit
-// from `expected`.
-std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
-                                                 const std::vector<metrics>& expected, const device_limits& limits) {
-  sadsl::model::testing::temporary_cache cache(cache_name);
-  jit_options options;
-  options.cache_dir = cache.dir;
-  compiled_model compiled = jit_compile(m, options);
-  std::size_t width = m.params.size(), count = expected.size();
+// The rows (points of `compiled`'s parameters, one after another) whose metrics, one point per
+// call or in a batch, differ in any bit from `expected`.
+std::vector<std::size_t> rows_differing(const compiled_model& compiled, const std::vector<double>& points,
+                                        const std::vector<metrics>& expected, const device_limits& limits) {
+  std::size_t width = points.size() / expected.size(), count = expected.size();
   std::vector<double> batch_points = points;
   std::vector<metrics> batch(count);
   compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
@@ -47,6 +43,24 @@ std::vector<std::size_t> compiled_rows_differing(const design_model& m, const ch
     if (std::memcmp(&one, &expected[r], sizeof one) != 0 || std::memcmp(&batch[r], &expected[r], sizeof one) != 0)
       differ.push_back(r);
   }
+  return differ;
+}
+
+// The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
+// one point per call or in a batch, differ in any bit from `expected`: compiled as the JIT builds
+// it for this machine (the AVX2 path where the machine has it, one point in four lanes) and with
+// the scalar path only (SADSL_SCALAR_ONLY, as a machine without AVX2 runs it).
+std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
+                                                 const std::vector<metrics>& expected, const device_limits& limits) {
+  sadsl::model::testing::temporary_cache cache(cache_name);
+  jit_options options;
+  options.cache_dir = cache.dir;
+  std::vector<std::size_t> differ = rows_differing(jit_compile(m, options), points, expected, limits);
+  jit_options scalar = options;
+  scalar.host_path_only = false;
+  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");
+  for (std::size_t r : rows_differing(jit_compile(m, scalar), points, expected, limits))
+    if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
   return differ;
 }
 

@@ -83,6 +83,11 @@ struct jit_options {
   /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
   std::string compiler;
   std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
+  /// Compile only the evaluation path this machine runs: on one with AVX2 the flags gain
+  /// -DSADSL_AVX2_ONLY (no scalar function: about half the compile time; single points go through
+  /// the AVX2 path in four lanes, which is faster) unless they hold -DSADSL_SCALAR_ONLY. False
+  /// builds the portable library (both paths, chosen at load), as sources compiled ahead of time are.
+  bool host_path_only = true;
   /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
   /// or the deadline passes: a time budget includes the compilation.
   const std::atomic<bool>* stop = nullptr;
