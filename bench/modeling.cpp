@@ -5,13 +5,11 @@
 // ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
 // search (0: unlimited)] [--per-design]
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <sadsl/sadsl.hpp>
@@ -99,16 +97,17 @@ int main(int argc, char** argv) {
   std::vector<tune::design_space> spaces;
   std::vector<std::string> names;
   bool compiled = true;
-  // The evaluators (each compiles its model) on `threads` threads, as compile() makes them.
+  // The evaluators (the models compiled together on `threads` threads), as compile() makes them.
+  std::vector<model::design_model> present;
+  std::vector<size_t> present_index;
+  for (size_t d = 0; d < ds.size(); ++d)
+    if (models[d]) {
+      present.push_back(std::move(*models[d]));
+      present_index.push_back(d);
+    }
   std::vector<std::shared_ptr<const model::evaluator>> evaluators(ds.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> workers;
-  for (unsigned w = 0; w < threads; ++w)
-    workers.emplace_back([&] {
-      for (size_t d = next++; d < ds.size(); d = next++)
-        if (models[d]) evaluators[d] = std::make_shared<const model::evaluator>(std::move(*models[d]));
-    });
-  for (auto& w : workers) w.join();
+  std::vector<std::shared_ptr<const model::evaluator>> made = model::make_evaluators(std::move(present), {}, threads);
+  for (size_t p = 0; p < made.size(); ++p) evaluators[present_index[p]] = made[p];
   for (size_t d = 0; d < ds.size(); ++d) {
     if (!evaluators[d]) continue;
     compiled = compiled && evaluators[d]->active_backend() != model::backend::interpreter;

@@ -32,6 +32,37 @@ evaluator::evaluator(design_model model, const evaluator_options& options) : int
   }
 }
 
+evaluator::evaluator(design_model model, std::optional<compiled_model> compiled, backend active, std::string fallback_reason)
+    : interpreter_(std::move(model)), compiled_(std::move(compiled)), backend_(active),
+      fallback_reason_(std::move(fallback_reason)) {}
+
+std::vector<std::shared_ptr<const evaluator>> make_evaluators(std::vector<design_model> models,
+                                                              const evaluator_options& options, unsigned threads) {
+  std::vector<std::shared_ptr<const evaluator>> made(models.size());
+  std::vector<const design_model*> to_compile;
+  std::vector<std::size_t> compiled_index;
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const compiled_abi* abi = nullptr;
+    if (options.use_ahead_of_time) abi = find_ahead_of_time(model_hash(models[m]));
+    if (abi) {
+      made[m].reset(new evaluator(std::move(models[m]), compiled_model(abi, nullptr), backend::ahead_of_time, ""));
+    } else if (options.use_just_in_time) {
+      to_compile.push_back(&models[m]);
+      compiled_index.push_back(m);
+    } else {
+      made[m].reset(new evaluator(std::move(models[m]), std::nullopt, backend::interpreter, ""));
+    }
+  }
+  std::vector<jit_outcome> outcomes = jit_compile_all(to_compile, options.jit, threads);
+  for (std::size_t c = 0; c < compiled_index.size(); ++c) {
+    std::size_t m = compiled_index[c];
+    jit_outcome& o = outcomes[c];
+    backend active = o.compiled ? backend::just_in_time : backend::interpreter;
+    made[m].reset(new evaluator(std::move(models[m]), std::move(o.compiled), active, std::move(o.error)));
+  }
+  return made;
+}
+
 metrics evaluator::evaluate(std::span<double> point, const device_limits& limits) const {
   SADSL_INTERNAL_ASSERT(point.size() == parameter_count(), "point has the wrong number of values");
   if (!compiled_) return interpreter_.evaluate(point, limits);

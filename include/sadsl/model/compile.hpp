@@ -105,6 +105,20 @@ std::string find_cxx_compiler(const jit_options& options);
 /// from several threads and processes at once (e.g. to compile several designs in parallel).
 compiled_model jit_compile(const design_model& model, const jit_options& options = {});
 
+/// What jit_compile_all gives for one model: its code, or why there is none.
+struct jit_outcome {
+  std::optional<compiled_model> compiled;
+  std::string error;  ///< jit_compile's message for the same failure
+};
+
+/// jit_compile for several models at once: those not in the cache are compiled in at most
+/// `threads` translation units (`threads` compiler runs at once: a run costs some 0.03 s before
+/// its first model), and each is then cached on its own, as jit_compile caches it. A model whose
+/// group fails to compile gets that error (the message names the group's models). Models with the
+/// same evaluation code are compiled once.
+std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models, const jit_options& options = {},
+                                         unsigned threads = 1);
+
 /// The model compiled ahead of time (sadsl_add_model) whose hash is `hash`, or nullptr.
 const compiled_abi* find_ahead_of_time(const std::string& hash);
 

@@ -1,9 +1,11 @@
 #pragma once
 // The one entry point for evaluating a model fast: uses the code compiled ahead of time if the
 // program has it (sadsl_add_model), else compiles at run time, else falls back to the interpreter.
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/interpreter.hpp"
@@ -42,10 +44,20 @@ public:
   std::size_t parameter_count() const { return interpreter_.parameter_count(); }
 
 private:
+  friend std::vector<std::shared_ptr<const evaluator>> make_evaluators(std::vector<design_model> models,
+                                                                       const evaluator_options& options, unsigned threads);
+  evaluator(design_model model, std::optional<compiled_model> compiled, backend active, std::string fallback_reason);
+
   interpreter interpreter_;
   std::optional<compiled_model> compiled_;
   backend backend_ = backend::interpreter;
   std::string fallback_reason_;
 };
+
+/// An evaluator of each model, as evaluator(model, options) makes it, but the models that need
+/// the JIT are compiled together on `threads` threads (jit_compile_all: one compiler run per
+/// thread instead of one per model).
+std::vector<std::shared_ptr<const evaluator>> make_evaluators(std::vector<design_model> models,
+                                                              const evaluator_options& options = {}, unsigned threads = 1);
 
 }  // namespace sadsl::model

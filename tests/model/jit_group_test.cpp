@@ -1,0 +1,160 @@
+// Compiling several models together (jit_compile_all, make_evaluators): one compiler run per
+// thread, each model cached on its own afterwards, the same code as jit_compile's, and every
+// failure reported for each model of the group that failed.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <random>
+
+#include "sadsl/model/compile.hpp"
+#include "sadsl/model/evaluator.hpp"
+#include "sadsl/model/odyssey.hpp"
+#include "sadsl/tune/device.hpp"
+#include "test_support.hpp"
+
+using namespace sadsl::model;
+
+namespace {
+
+// The first `count` MM models, in the order of gemm_designs().
+std::vector<design_model> gemm_models(std::size_t count) {
+  std::vector<design_model> models;
+  for (const std::string& d : testing::gemm_designs())
+    if (models.size() < count) models.push_back(import_odyssey_descriptor(testing::descriptor("gemm", d)));
+  return models;
+}
+
+std::vector<const design_model*> pointers(const std::vector<design_model>& models) {
+  std::vector<const design_model*> out;
+  for (const design_model& m : models) out.push_back(&m);
+  return out;
+}
+
+std::vector<std::filesystem::path> files_with(const std::filesystem::path& dir, const std::string& extension) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == extension) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The metrics of `compiled` at `points`, one call per point.
+std::vector<metrics> evaluated(const compiled_model& compiled, std::vector<double> points, std::size_t width) {
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
+  std::vector<metrics> out(points.size() / width);
+  for (std::size_t p = 0; p < out.size(); ++p) compiled.evaluate(points.data() + p * width, &out[p], &u250);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("models compiled together are cached one by one and give jit_compile's values", "[jit]") {
+  testing::temporary_cache cache("jit-group");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  std::vector<design_model> models = gemm_models(5);
+  std::vector<const design_model*> asked = pointers(models);
+  asked.push_back(&models[1]);  // the same model twice: compiled once, given to both
+
+  std::vector<jit_outcome> together = jit_compile_all(asked, options, 2);
+  REQUIRE(together.size() == 6);
+  for (const jit_outcome& o : together) {
+    CHECK(o.error.empty());
+    CHECK(o.compiled);
+  }
+  // Two compiler runs (one per thread), whose sources stay; each model has its own library.
+  auto sources = files_with(cache.dir, ".cpp");
+  REQUIRE(sources.size() == 2);
+  for (const auto& s : sources) CHECK(s.filename().string().starts_with("group-"));
+  auto libraries = files_with(cache.dir, ".so");
+  REQUIRE(libraries.size() == 5);
+  for (std::size_t m = 0; m < models.size(); ++m)
+    CHECK(std::count_if(libraries.begin(), libraries.end(), [&](const auto& l) {
+            return l.filename().string().starts_with(model_hash(models[m]) + "-");
+          }) == 1);
+
+  // jit_compile finds each in the cache (no compiler run: no new file, none rewritten) and its
+  // code gives the same bits at random points.
+  auto written = std::filesystem::last_write_time(libraries[0]);
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    compiled_model alone = jit_compile(models[m], options);
+    CHECK(std::string(alone.abi().model_hash) == model_hash(models[m]));
+    std::size_t width = models[m].params.size();
+    std::vector<double> points = testing::random_points(models[m], 500, 7 + m);
+    std::vector<metrics> a = evaluated(alone, points, width), b = evaluated(*together[m].compiled, points, width);
+    CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(metrics)) == 0);
+  }
+  CHECK(files_with(cache.dir, ".so") == libraries);
+  CHECK(files_with(cache.dir, ".cpp") == sources);
+  CHECK(std::filesystem::last_write_time(libraries[0]) == written);
+
+  // Asked again, all come from the cache.
+  std::vector<jit_outcome> again = jit_compile_all(pointers(models), options, 2);
+  for (const jit_outcome& o : again) CHECK(o.compiled);
+  CHECK(files_with(cache.dir, ".cpp") == sources);
+}
+
+TEST_CASE("a group that fails to compile gives each of its models the error", "[jit][errors]") {
+  testing::temporary_cache cache("jit-group-failing");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  options.compiler = "false";
+  std::string compiler = find_cxx_compiler(options);
+  std::vector<design_model> models = gemm_models(3);
+  for (std::size_t m = 0; m < models.size(); ++m) models[m].name = "mm" + std::to_string(m);
+  std::vector<jit_outcome> one_group = jit_compile_all(pointers(models), options, 1);
+  for (const jit_outcome& o : one_group) {
+    CHECK_FALSE(o.compiled);
+    CHECK(o.error.starts_with("compiling models \""));
+    CHECK(o.error.find(" with " + compiler + " failed (exit 1): ") != std::string::npos);
+    for (const char* name : {"\"mm0\"", "\"mm1\"", "\"mm2\""}) CHECK(o.error.find(name) != std::string::npos);
+  }
+
+  // Two groups (two threads): each model gets its own group's error, naming that group's models.
+  std::size_t alone = 0, paired = 0;
+  for (const jit_outcome& o : jit_compile_all(pointers(models), options, 2)) {
+    CHECK_FALSE(o.compiled);
+    alone += o.error.starts_with("compiling model \"mm") ? 1 : 0;
+    paired += o.error.starts_with("compiling models \"mm") && o.error.find("\" and \"mm") != std::string::npos ? 1 : 0;
+  }
+  CHECK(alone == 1);
+  CHECK(paired == 2);
+
+  options.compiler = "no-such-compiler-sadsl";
+  for (const jit_outcome& o : jit_compile_all(pointers(models), options, 2))
+    CHECK(o.error == "C++ compiler \"no-such-compiler-sadsl\" not found");
+}
+
+TEST_CASE("make_evaluators: the models compiled together, the interpreter where compiling fails", "[jit]") {
+  testing::temporary_cache cache("jit-evaluators");
+  evaluator_options options;
+  options.use_ahead_of_time = false;
+  options.jit.cache_dir = cache.dir;
+  std::vector<design_model> models = gemm_models(3);
+  std::vector<std::shared_ptr<const evaluator>> made = make_evaluators(models, options, 2);
+  REQUIRE(made.size() == 3);
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
+  for (std::size_t m = 0; m < 3; ++m) {
+    CHECK(made[m]->active_backend() == backend::just_in_time);
+    CHECK(made[m]->fallback_reason().empty());
+    CHECK(made[m]->model().name == models[m].name);
+    std::vector<double> point = testing::random_points(models[m], 1, 3);
+    std::vector<double> copy = point;
+    metrics compiled = made[m]->evaluate(point, u250);
+    metrics interpreted = interpreter(models[m]).evaluate(copy, u250);
+    CHECK(std::memcmp(&compiled, &interpreted, sizeof(metrics)) == 0);
+  }
+
+  options.jit.compiler = "false";
+  options.jit.cache_dir = cache.dir / "other";
+  std::vector<std::shared_ptr<const evaluator>> fallback = make_evaluators(models, options, 1);
+  for (const auto& e : fallback) {
+    CHECK(e->active_backend() == backend::interpreter);
+    CHECK(e->fallback_reason().starts_with("compiling models \""));
+  }
+
+  options.use_just_in_time = false;
+  for (const auto& e : make_evaluators(models, options, 2)) {
+    CHECK(e->active_backend() == backend::interpreter);
+    CHECK(e->fallback_reason().empty());
+  }
+}
