@@ -1,7 +1,6 @@
 #include "sadsl/driver/ahead_of_time.hpp"
 
 #include <cstdio>
-#include <set>
 
 #include "sadsl/compute/designs.hpp"
 #include "sadsl/driver/compiler_models.hpp"
@@ -16,19 +15,12 @@ std::string ahead_of_time_source(const kernel& k, const modeling_options& option
                     ", compiled ahead of time (sadsl_add_kernel). Do not edit.\n";
   model::emit_options emit;
   emit.register_ahead_of_time = true;
-  emit.own_namespace = true;
-  std::set<std::string> emitted;  // two designs with the same evaluation code share it
-  std::vector<design> ds = designs(k);
   // Made on every core; none for a design outside what the builder models (it is not tuned either).
-  std::vector<std::optional<model::design_model>> models = design_models(ds, compiler_models(options));
-  for (size_t i = 0; i < ds.size(); ++i) {
-    if (!models[i]) continue;
-    const design& d = ds[i];
-    const model::design_model& m = *models[i];
-    model::emitted_model e = model::emit_model(m, emit);
-    if (!emitted.insert(e.hash).second) continue;
-    out += "\n// design " + d.name() + "\n" + e.source;
-  }
+  std::vector<std::optional<model::design_model>> models = design_models(designs(k), compiler_models(options));
+  std::vector<const model::design_model*> present;
+  for (const auto& m : models)
+    if (m) present.push_back(&*m);
+  out += model::emit_models(present, emit).source;  // two designs with the same evaluation code share it
   return out;
 }
 

@@ -158,3 +158,25 @@ TEST_CASE("make_evaluators: the models compiled together, the interpreter where 
     CHECK(e->fallback_reason().empty());
   }
 }
+
+TEST_CASE("emit_models: the helpers once, each model once in its own namespace", "[jit]") {
+  std::vector<design_model> models = gemm_models(2);
+  emitted_models together = emit_models({&models[0], &models[1], &models[0]});
+  REQUIRE(together.hashes.size() == 3);
+  for (std::size_t m = 0; m < 3; ++m) CHECK(together.hashes[m] == model_hash(models[m % 2]));
+  auto occurrences = [&](const std::string& text) {
+    std::size_t n = 0;
+    for (std::size_t at = together.source.find(text); at != std::string::npos; at = together.source.find(text, at + 1)) ++n;
+    return n;
+  };
+  CHECK(occurrences("inline bool sadsl_power_of_two(double x)") == 1);
+  for (const design_model& m : models) {
+    CHECK(occurrences("namespace sadsl_model_" + model_hash(m) + " {") == 1);
+    CHECK(occurrences("sadsl_model_" + model_hash(m) + "_abi() {") == 1);
+  }
+  CHECK(occurrences("sadsl_register_ahead_of_time_model(") == 0);
+  emit_options registered;
+  registered.register_ahead_of_time = true;
+  CHECK(emit_models({&models[0], &models[1]}, registered).source.find(
+            "sadsl_register_ahead_of_time_model(sadsl_model_" + model_hash(models[1]) + "_abi())") != std::string::npos);
+}

@@ -36,9 +36,6 @@ struct compiled_abi {
 struct emit_options {
   /// Add a static initializer that registers the model with the ahead-of-time registry.
   bool register_ahead_of_time = false;
-  /// Put the model's code in namespace sadsl_model_<hash> instead of an anonymous one, so that
-  /// the sources of several models concatenated make one translation unit (sadsl_add_kernel).
-  bool own_namespace = false;
 };
 
 /// C++ source for `model`: deterministic (same model, byte-identical text), self-contained
@@ -55,6 +52,15 @@ struct emitted_model {
   std::string hash;
 };
 emitted_model emit_model(const design_model& model, const emit_options& options = {});
+
+/// Several models as one translation unit (sadsl_add_kernel, jit_compile_all): the helpers once,
+/// then each model's code and entry points in namespace sadsl_model_<hash>, the same code as its
+/// own source's; models with the same code once. `hashes[i]` is models[i]'s model_hash.
+struct emitted_models {
+  std::string source;
+  std::vector<std::string> hashes;
+};
+emitted_models emit_models(const std::vector<const design_model*>& models, const emit_options& options = {});
 
 /// A model compiled to machine code, ahead of time or at run time. Keeps the shared library
 /// loaded while any copy lives.
