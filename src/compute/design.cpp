@@ -15,7 +15,7 @@ std::string layout_transform::str() const {
   return fmt::format("{}({}) -> {}_T({})", tensor.name(), fmt::join(from, ", "), tensor.name(), fmt::join(to, ", "));
 }
 
-std::string design::dataflow() const { return "[" + join_names(space, ",") + "]"; }
+std::string design::dataflow() const { return fmt::format("[{}]", join_names(space, ",")); }
 
 std::string design::permutation() const {
   if (tile_order.empty()) return "<>";

@@ -33,9 +33,12 @@ design_or_reason latency_hiding(const design& d) {
   std::stable_partition(loops.begin(), loops.end(), [&](const loop_id& l) {
     return std::find(d.space.begin(), d.space.end(), l) != d.space.end();
   });
-  for (const auto& l : loops)
-    out.factors.push_back(
-        {{l, tile_level::latency_hiding}, factor_id{l, tile_level::array_partition}, false, 0});
+  for (const auto& l : loops) {
+    tiling_factor f;
+    f.id = {l, tile_level::latency_hiding};
+    f.parent = factor_id{l, tile_level::array_partition};
+    out.factors.push_back(std::move(f));
+  }
   return out;
 }
 

@@ -112,8 +112,12 @@ design_or_reason simd(const design& d) {
   out.simd = best.loop;
   out.layouts = best.layouts;
   bool has_latency = std::find(d.latency.begin(), d.latency.end(), best.loop) != d.latency.end();
-  factor_id parent{best.loop, has_latency ? tile_level::latency_hiding : tile_level::array_partition};
-  out.factors.push_back({{best.loop, tile_level::simd}, parent, true, 8});
+  tiling_factor lanes;
+  lanes.id = {best.loop, tile_level::simd};
+  lanes.parent = factor_id{best.loop, has_latency ? tile_level::latency_hiding : tile_level::array_partition};
+  lanes.power_of_two = true;
+  lanes.max_value = 8;
+  out.factors.push_back(std::move(lanes));
   return out;
 }
 
