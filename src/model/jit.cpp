@@ -299,7 +299,8 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
     if (!cached(entries[m].library) && first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
   }
   // Longest first, each to the lightest group (a compiler run has a fixed cost, so one group per thread).
-  std::size_t count = std::min<std::size_t>(std::max(1u, threads), missing.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t count = std::min<std::size_t>(threads, missing.size());
   std::vector<std::vector<std::size_t>> groups(count);
   std::vector<std::size_t> load_of(count, 0);
   std::stable_sort(missing.begin(), missing.end(), [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/evaluator.hpp"
@@ -91,6 +92,12 @@ TEST_CASE("models compiled together are cached one by one and give jit_compile's
   std::vector<jit_outcome> again = jit_compile_all(pointers(models), options, 2);
   for (const jit_outcome& o : again) CHECK(o.compiled);
   CHECK(files_with(cache.dir, ".cpp") == sources);
+
+  // Threads 0: one compiler run per hardware thread (as compile_options::threads = 0).
+  options.cache_dir = cache.dir / "every-core";
+  for (const jit_outcome& o : jit_compile_all(pointers(models), options, 0)) CHECK(o.compiled);
+  std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  CHECK(files_with(options.cache_dir, ".cpp").size() == std::min<std::size_t>(cores, models.size()));
 }
 
 TEST_CASE("a group that fails to compile gives each of its models the error", "[jit][errors]") {

@@ -118,10 +118,10 @@ struct jit_outcome {
 };
 
 /// jit_compile for several models at once: those not in the cache are compiled in at most
-/// `threads` translation units (`threads` compiler runs at once: a run costs some 0.03 s before
-/// its first model), and each is then cached on its own, as jit_compile caches it. A model whose
-/// group fails to compile gets that error (the message names the group's models). Models with the
-/// same evaluation code are compiled once.
+/// `threads` translation units (0: one per hardware thread), all at once (a compiler run costs
+/// some 0.03 s before its first model); each is then cached on its own, as jit_compile caches it.
+/// A model whose group fails to compile gets that error (the message names the group's models).
+/// Models with the same evaluation code are compiled once.
 std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models, const jit_options& options = {},
                                          unsigned threads = 1);
 
