@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "hash.hpp"
@@ -293,9 +294,14 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
   std::vector<std::size_t> missing, weight(models.size(), 0);
   std::map<std::string, std::size_t> first_with;
   for (std::size_t m = 0; m < models.size(); ++m) {
-    emitted_model alone = emit_model(*models[m]);
-    entries[m] = setup->entry(alone);
-    weight[m] = alone.source.size();
+    try {
+      emitted_model alone = emit_model(*models[m]);
+      entries[m] = setup->entry(alone);
+      weight[m] = alone.source.size();
+    } catch (const error& e) {  // a model that cannot be written (jit_compile's error): the others go on
+      out[m].error = e.what();
+      continue;
+    }
     if (!cached(entries[m].library) && first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
   }
   // Longest first, each to the lightest group (a compiler run has a fixed cost, so one group per thread).
@@ -324,14 +330,23 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
     }
   };
   std::vector<std::thread> helpers;
-  for (std::size_t g = 1; g < count; ++g) helpers.emplace_back(run, g);
+  std::size_t started = 1;  // groups 1 .. started - 1 run on helper threads, the rest here
+  for (; started < count; ++started) {
+    try {
+      helpers.emplace_back(run, started);
+    } catch (const std::system_error&) {
+      break;  // no more threads: this one compiles the rest
+    }
+  }
   if (count > 0) run(0);
+  for (std::size_t g = started; g < count; ++g) run(g);
   for (std::thread& t : helpers) t.join();
   std::map<std::string, std::string> why;  // a hash whose group failed: the group's error
   for (std::size_t g = 0; g < count; ++g)
     for (std::size_t m : groups[g])
       if (!failed[g].empty()) why[entries[m].hash] = failed[g];
   for (std::size_t m = 0; m < models.size(); ++m) {
+    if (!out[m].error.empty()) continue;
     if (auto w = why.find(entries[m].hash); w != why.end()) {
       out[m].error = w->second;
       continue;

@@ -131,6 +131,22 @@ TEST_CASE("a group that fails to compile gives each of its models the error", "[
     CHECK(o.error == "C++ compiler \"no-such-compiler-sadsl\" not found");
 }
 
+TEST_CASE("a model that cannot be written gets its error, the others are compiled", "[jit][errors]") {
+  testing::temporary_cache cache("jit-group-unwritable");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  std::vector<design_model> models = gemm_models(2);
+  design_model& broken = models[0];
+  broken.name = "broken";
+  std::string first = broken.params[0].name, last = broken.params.back().name;
+  broken.params[0].inferred = inference{1, broken.param(last)};
+  std::vector<jit_outcome> got = jit_compile_all(pointers(models), options, 2);
+  CHECK_FALSE(got[0].compiled);
+  CHECK(got[0].error == "model \"broken\": inferred parameter \"" + first + "\" depends on itself or on a parameter after it");
+  CHECK(got[1].compiled);
+  CHECK(got[1].error.empty());
+}
+
 TEST_CASE("make_evaluators: the models compiled together, the interpreter where compiling fails", "[jit]") {
   testing::temporary_cache cache("jit-evaluators");
   evaluator_options options;
