@@ -58,7 +58,7 @@ std::string element_at(const std::string& arr, const detail::tensor_node& t, con
   std::vector<int64_t> e = logical_extents(t);
   std::string lin;
   for (size_t d = 0; d < index.size(); ++d)
-    lin = d == 0 ? "(" + affine_text(index[d], s) + ")"
+    lin = d == 0 ? fmt::format("({})", affine_text(index[d], s))
                  : fmt::format("({}) * {} + ({})", lin, e[d], affine_text(index[d], s));
   return fmt::format("{}[{}]", arr, lin.empty() ? "0" : lin);
 }

@@ -180,7 +180,7 @@ private:
     if (lanes == 1) {
       std::string one = body;
       for (size_t at; (at = one.find("[l]")) != std::string::npos;) one.replace(at, 3, "[0]");
-      for (size_t at; (at = one.find(" + l]")) != std::string::npos;) one.replace(at, 5, "]");
+      for (size_t at; (at = one.find(" + l]")) != std::string::npos;) one.erase(at, 4);  // " + l]" -> "]"
       out.line(one);
       return;
     }

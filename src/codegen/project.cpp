@@ -68,7 +68,7 @@ std::string makefile(const hls_options& o) {
 std::string list(const std::vector<std::string>& xs) {
   std::vector<std::string> q;
   for (const auto& x : xs) q.push_back(quoted(x));
-  return "[" + fmt::format("{}", fmt::join(q, ", ")) + "]";
+  return fmt::format("[{}]", fmt::join(q, ", "));
 }
 
 std::string config_json(const architecture& a, const project_names& n) {

@@ -127,7 +127,7 @@ std::string top_parameters(const architecture& a, const project_names& n) {
 std::string instance_name(const architecture& a, int kind, int instance) {
   const module_kind& k = a.modules[static_cast<size_t>(kind)];
   std::string s = k.name;
-  for (int64_t c : k.instances[static_cast<size_t>(instance)]) s += "_" + std::to_string(c);
+  for (int64_t c : k.instances[static_cast<size_t>(instance)]) s += fmt::format("_{}", c);
   return s;
 }
 
@@ -169,7 +169,8 @@ std::string kernel_header(const architecture& a, const project_names& n) {
   out += fmt::format("#ifndef {0}\n#define {0}\n\n#include <stdint.h>\n\n#include <ap_int.h>\n#include <hls_stream.h>\n\n",
                      guard);
   out += helpers;
-  out += "\n" + open_namespace(n);
+  out += '\n';
+  out += open_namespace(n);
   out += fmt::format("void {}({});\n", n.top, top_parameters(a, n));
   out += close_namespace(n);
   return out + fmt::format("\n#endif  // {}\n", guard);

@@ -30,7 +30,7 @@ process::process(const architecture& a, int kind, int instance, std::vector<cons
   if (!coords_.empty()) {
     std::vector<std::string> c;
     for (int64_t v : coords_) c.push_back(std::to_string(v));
-    name_ += "[" + fmt::format("{}", fmt::join(c, ",")) + "]";
+    name_ += fmt::format("[{}]", fmt::join(c, ","));
   }
   for (const auto& b : k_.buffers)
     buffers_.push_back(std::vector<uint64_t>(static_cast<size_t>(b.size() * (b.double_buffered ? 2 : 1)), 0));

@@ -22,12 +22,19 @@ namespace sadsl::comm_detail {
 
 namespace {
 
+// The d-th iterator's name: c0, c1, ..
+std::string iterator_name(int d) {
+  std::string name = "c";
+  name += std::to_string(d);
+  return name;
+}
+
 // AST expressions over the iterators c0.. (those in scope) and the parameters.
 class expr_writer {
 public:
   // fixed: the parameters the context fixes (the problem sizes), written as their values.
   expr_writer(isl_ctx* ctx, int dims, std::map<std::string, int64_t> fixed) : ctx_(ctx), fixed_(std::move(fixed)) {
-    for (int d = 0; d < dims; ++d) iterators_.push_back(isl::manage(isl_id_alloc(ctx, ("c" + std::to_string(d)).c_str(), nullptr)));
+    for (int d = 0; d < dims; ++d) iterators_.push_back(isl::manage(isl_id_alloc(ctx, iterator_name(d).c_str(), nullptr)));
   }
 
   std::vector<bool> scope;  // the dimensions that are loops around the current node
@@ -304,7 +311,7 @@ public:
     }
     program_node n;
     n.what = program_node::kind::loop;
-    n.iterator = "c" + std::to_string(d);
+    n.iterator = iterator_name(d);
     n.init = w_.aff(loop->lower[at]->get());
     n.cond = isl::manage(isl_ast_expr_le(w_.iterator(d).release(), w_.aff(loop->upper[at]->get()).release()));
     n.inc = w_.number(1);

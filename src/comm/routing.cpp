@@ -358,7 +358,10 @@ private:
   }
 
   void route_write(const statement_info& s) {
-    access_route route{{s.id, -1}, s.write.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt};
+    access_route route;
+    route.access = {s.id, -1};
+    route.tensor = s.write.tensor->id();
+    route.local = route.chain = route.network = route.drain = empty();
     isl::union_set all = instances(s);
     const pair_classes& c = classes_.at(route.tensor);
     route.local = c.local.domain().intersect(all);

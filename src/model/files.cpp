@@ -43,8 +43,12 @@ bool write_all(int fd, const std::string& text) {
 // A name in the same directory as `file`, unique to this process and call.
 std::filesystem::path temporary_sibling(const std::filesystem::path& file) {
   static std::atomic<unsigned> counter{0};
-  std::filesystem::path name = "." + file.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
-                               std::to_string(counter++);
+  std::string name = ".";
+  name += file.filename().string();
+  name += ".tmp";
+  name += std::to_string(::getpid());
+  name += '-';
+  name += std::to_string(counter++);
   return file.parent_path() / name;
 }
 
