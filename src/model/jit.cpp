@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -149,6 +150,41 @@ void publish(const std::filesystem::path& staged, const std::filesystem::path& f
   throw error("cannot write " + file.string() + ": " + failed.message());
 }
 
+// GCC passes that cost a quarter of a model's compile time and give its straight-line vector code
+// nothing (MM's 18 models with GCC 12: 1.8 -> 1.4 s of CPU, evaluation as fast or faster):
+// scheduling after register allocation, partial redundancy elimination (tree and RTL), SLP
+// vectorization (the code is vector code already), points-to analysis, value-range propagation,
+// the "expensive" RTL optimizations, and inlining beyond the helpers marked inline.
+const std::vector<std::string>& lean_gcc_flags() {
+  static const std::vector<std::string> flags = {
+      "-fno-schedule-insns2", "-fno-tree-pre", "-fno-gcse", "-fno-tree-slp-vectorize", "-fno-tree-pta",
+      "-fno-tree-vrp", "-fno-expensive-optimizations", "-fno-inline-small-functions"};
+  return flags;
+}
+
+// Whether `compiler` is GCC (Clang rejects some of GCC's pass switches): its --version names the
+// Free Software Foundation, Clang's names clang. Asked once per compiler and process; a compiler
+// that cannot say (it fails, or the run is stopped) is taken for another one.
+bool is_gcc(const std::string& compiler, const std::filesystem::path& dir, const jit_options& options) {
+  static std::mutex mutex;
+  static std::map<std::string, bool> known;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(compiler); it != known.end()) return it->second;
+  }
+  std::filesystem::path log = temporary_name(dir / "compiler-version.log");
+  int status = run_compiler({compiler, "--version"}, log, options);
+  std::string text = read_text(log, 4000);
+  std::error_code ignored;
+  std::filesystem::remove(log, ignored);
+  if (status == compiler_stopped) return false;
+  bool gcc = status == 0 && text.find("Free Software Foundation") != std::string::npos &&
+             text.find("clang") == std::string::npos;
+  std::lock_guard<std::mutex> lock(mutex);
+  known[compiler] = gcc;
+  return gcc;
+}
+
 // Runs the compiler on `source_file`; the library appears at `library` only when it succeeded.
 // `what` names the source's models in messages (`model "X"`).
 void compile(const std::string& compiler, const jit_options& options, const std::filesystem::path& source_file,
@@ -157,6 +193,8 @@ void compile(const std::string& compiler, const jit_options& options, const std:
   std::filesystem::path log = temporary_name(library.parent_path() / (library.stem().string() + ".log"));
   std::vector<std::string> argv{compiler};
   argv.insert(argv.end(), options.flags.begin(), options.flags.end());
+  if (options.lean_gcc_passes && is_gcc(compiler, library.parent_path(), options))
+    argv.insert(argv.end(), lean_gcc_flags().begin(), lean_gcc_flags().end());
   argv.insert(argv.end(), {"-o", staged.string(), source_file.string()});
   int status = run_compiler(argv, log, options);
   std::string output = read_text(log, 2000);
@@ -206,6 +244,7 @@ struct compiler_setup {
     compiler = find_cxx_compiler(options);
     configuration = compiler;
     for (const std::string& flag : options.flags) configuration += " " + flag;
+    if (options.lean_gcc_passes) configuration += " (lean GCC passes)";
     dir = jit_cache_dir(options);
   }
 

@@ -236,3 +236,45 @@ TEST_CASE("a compilation stops when asked to or at its deadline", "[jit][errors]
   options.deadline.reset();
   CHECK(jit_compile(kernel3_2(), options).abi().parameter_count == 13);
 }
+
+namespace {
+
+// A compiler that records its arguments in `log`, says `version` when asked, and fails to compile.
+std::string fake_compiler(const std::filesystem::path& dir, const std::string& name, const std::string& version,
+                          const std::filesystem::path& log) {
+  std::filesystem::path script = dir / name;
+  std::ofstream(script) << "#!/bin/sh\necho \"$@\" >> " << log.string() << "\n"
+                        << "if [ \"$1\" = --version ]; then printf '" << version << "'; exit 0; fi\nexit 1\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  return script.string();
+}
+
+}  // namespace
+
+TEST_CASE("with GCC the JIT leaves out the passes that cost only compile time; other compilers get the flags as given",
+          "[jit]") {
+  testing::temporary_cache cache("jit-lean");
+  jit_options options = options_in(cache);
+  const std::string lean = "-fno-schedule-insns2 -fno-tree-pre -fno-gcse -fno-tree-slp-vectorize -fno-tree-pta "
+                           "-fno-tree-vrp -fno-expensive-optimizations -fno-inline-small-functions";
+  auto compile_line = [&](const std::string& name, const std::string& version, bool lean_passes) {
+    std::filesystem::path log = cache.dir / (name + ".args");
+    jit_options given = options;
+    given.compiler = fake_compiler(cache.dir, name, version, log);
+    given.lean_gcc_passes = lean_passes;
+    CHECK_THROWS_WITH(jit_compile(kernel3_2(), given),
+                      Catch::StartsWith("compiling model \"kernel3_2\" with " + given.compiler + " failed (exit 1)"));
+    std::string args = read_file(log);
+    REQUIRE(args.find("-O3") != std::string::npos);
+    return args;
+  };
+  std::string gcc = "g++ (Debian 12.2.0-14) 12.2.0\\nCopyright (C) 2022 Free Software Foundation, Inc.\\n";
+  std::string with_gcc = compile_line("gcc", gcc, true);
+  CHECK(with_gcc.find("--version\n") == 0);  // asked once, before compiling
+  // After the user's flags (-O3), so that they switch off what -O3 switched on.
+  CHECK(with_gcc.find(" " + lean + " ") != std::string::npos);
+  CHECK(with_gcc.find(lean) > with_gcc.find("-O3"));
+  CHECK(compile_line("gcc-as-given", gcc, false).find("-fno-") == std::string::npos);
+  std::string clang = "Debian clang version 14.0.6\\nTarget: x86_64-pc-linux-gnu\\n";
+  CHECK(compile_line("clang", clang, true).find("-fno-") == std::string::npos);
+}

@@ -94,6 +94,12 @@ struct jit_options {
   /// the AVX2 path in four lanes, which is faster) unless they hold -DSADSL_SCALAR_ONLY. False
   /// builds the portable library (both paths, chosen at load), as sources compiled ahead of time are.
   bool host_path_only = true;
+  /// With GCC, the flags gain switches that leave out optimization passes costing a quarter of the
+  /// compile time and giving the models' straight-line vector code nothing (-fno-schedule-insns2,
+  /// -fno-tree-pre, -fno-gcse, -fno-tree-slp-vectorize, -fno-tree-pta, -fno-tree-vrp,
+  /// -fno-expensive-optimizations, -fno-inline-small-functions; the values are the same). Other
+  /// compilers (told apart by their --version, once per process) get the flags as given.
+  bool lean_gcc_passes = true;
   /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
   /// or the deadline passes: a time budget includes the compilation.
   const std::atomic<bool>* stop = nullptr;
