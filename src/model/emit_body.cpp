@@ -93,7 +93,9 @@ public:
       std::string b = is_binary(e.kind()) ? pop(names) : "";
       std::string a = pop(names);
       std::string name = numbered('t', next_++);
-      line("const " + form_.value_type() + " " + name + " = " + form_.operation(e.kind(), a, b) + ";");
+      bool reciprocal = e.kind() == op::div && e.lhs().is_constant(1) && e.rhs().kind() == op::pow2_divisor;
+      line("const " + form_.value_type() + " " + name + " = " +
+           (reciprocal ? form_.power_of_two_reciprocal(b) : form_.operation(e.kind(), a, b)) + ";");
       by_hash_[e.hash()].emplace_back(e, name);
       names.push_back(by_identity_[e.identity()] = name);
       work.pop_back();

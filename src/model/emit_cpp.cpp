@@ -51,6 +51,32 @@ inline bool sadsl_divides(double b, double a) {
   return (b != 0) & (q == __builtin_floor(q));
 }
 
+// The largest power of two dividing the integer |a| (below 2^52), at most b (a power of two):
+// the low 52 bits of |a| + 2^52 are |a|, or'ing in b's bit caps their lowest set bit, and that
+// bit put back above 2^52 is the value. Bit for bit the interpreter's operations, on any input.
+inline double sadsl_pow2_divisor(double a, double b) {
+  const double big = 0x1p52, size = __builtin_fabs(a) + big, cap = b + big;
+  std::uint64_t bits, capped, base;
+  __builtin_memcpy(&bits, &size, sizeof bits);
+  __builtin_memcpy(&capped, &cap, sizeof capped);
+  __builtin_memcpy(&base, &big, sizeof base);
+  bits |= capped;
+  const std::uint64_t lowest = (bits & (~bits + 1)) | base;
+  double value;
+  __builtin_memcpy(&value, &lowest, sizeof value);
+  return value - big;
+}
+// 1 / b for b a power of two in [1, 2^51] (sadsl_pow2_divisor's values, whatever its input): the
+// exponent negated (2^-k has the bits 0x7FE0... less those of 2^k), the quotient exactly.
+inline double sadsl_pow2_reciprocal(double b) {
+  std::uint64_t bits;
+  __builtin_memcpy(&bits, &b, sizeof bits);
+  bits = 0x7FE0000000000000ull - bits;
+  double value;
+  __builtin_memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
 // The sum over k = 0..n-1 of floor((a k + b) / m), for integers n, a, b >= 0 and m >= 1 whose
 // sum stays below 2^50 (every intermediate value below is at most the sum or m (n + 2)). Each
 // round takes the whole quotients of a and b out, then counts the lattice points under the
@@ -133,6 +159,19 @@ __attribute__((target("avx2"))) inline sadsl_v4i sadsl_power_of_two_avx2(sadsl_v
 __attribute__((target("avx2"))) inline sadsl_v4i sadsl_divides_avx2(sadsl_v4d b, sadsl_v4d a) {
   const sadsl_v4d q = a / b;
   return (b != sadsl_splat(0.0)) & (q == sadsl_floor(q));
+}
+// sadsl_pow2_divisor in four lanes, in unsigned lanes (the negation wraps).
+typedef std::uint64_t sadsl_v4u __attribute__((vector_size(32)));
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_pow2_divisor_avx2(sadsl_v4d a, sadsl_v4d b) {
+  const sadsl_v4d big = sadsl_splat(0x1p52);
+  const std::uint64_t magnitude = 0x7FFFFFFFFFFFFFFFull;
+  const sadsl_v4d size = (sadsl_v4d)((sadsl_v4u)a & sadsl_v4u{magnitude, magnitude, magnitude, magnitude});
+  const sadsl_v4u bits = (sadsl_v4u)(size + big) | (sadsl_v4u)(b + big);
+  return (sadsl_v4d)((bits & (~bits + 1)) | (sadsl_v4u)big) - big;
+}
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_pow2_reciprocal_avx2(sadsl_v4d b) {
+  const std::uint64_t negate = 0x7FE0000000000000ull;
+  return (sadsl_v4d)(sadsl_v4u{negate, negate, negate, negate} - (sadsl_v4u)b);
 }
 // sadsl_affine_sum_exact and sadsl_affine_sum for four lanes, in doubles: under the exactness
 // conditions every value below is an integer under 2^50 and every quotient's floor is exact (as

@@ -38,10 +38,12 @@ public:
       case op::max: return "(" + b + " > " + a + " ? " + b + " : " + a + ")";
       case op::ceil: return "__builtin_ceil(" + a + ")";
       case op::floor: return "__builtin_floor(" + a + ")";
+      case op::pow2_divisor: return "sadsl_pow2_divisor(" + a + ", " + b + ")";
       case op::constant: case op::parameter: case op::index: case op::sum: break;
     }
     SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
   }
+  std::string power_of_two_reciprocal(const std::string& b) const override { return "sadsl_pow2_reciprocal(" + b + ")"; }
   std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
     switch (relation) {
       case constraint::kind::at_least: return "(" + lhs + " >= " + rhs + ")";
@@ -108,9 +110,13 @@ public:
       case op::max: return "sadsl_max(" + b + ", " + a + ")";
       case op::ceil: return "sadsl_ceil(" + a + ")";
       case op::floor: return "sadsl_floor(" + a + ")";
+      case op::pow2_divisor: return "sadsl_pow2_divisor_avx2(" + a + ", " + b + ")";
       case op::constant: case op::parameter: case op::index: case op::sum: break;
     }
     SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
+  }
+  std::string power_of_two_reciprocal(const std::string& b) const override {
+    return "sadsl_pow2_reciprocal_avx2(" + b + ")";
   }
   std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
     switch (relation) {

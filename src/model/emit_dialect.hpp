@@ -14,6 +14,9 @@ public:
   virtual ~dialect() = default;
   virtual std::string constant(double value) const = 0;
   virtual std::string operation(op kind, const std::string& a, const std::string& b) const = 0;
+  /// 1 / b where b is a pow2_divisor's value (a power of two in [1, 2^51] for every input): the
+  /// exponent negated, exactly the quotient, without a division.
+  virtual std::string power_of_two_reciprocal(const std::string& b) const = 0;
   virtual std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const = 0;
   virtual std::string both(const std::string& a, const std::string& b) const = 0;  ///< mask and mask
   virtual std::string one_if(const std::string& mask) const = 0;                   ///< 1.0 or 0.0

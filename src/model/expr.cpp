@@ -40,6 +40,20 @@ expr::node::~node() {
   }
 }
 
+namespace {
+
+// pow2_divisor's bits: the low 52 bits of |a| + 2^52 hold |a| (an integer below 2^52), and or'ing
+// in those of b + 2^52 (b a power of two) caps their lowest set bit at b; that bit, put back
+// above 2^52, is the value. The compiled models' helpers do the same operations.
+double lowest_power_of_two(double a, double b) {
+  constexpr double big = 0x1p52;
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(std::fabs(a) + big) | std::bit_cast<std::uint64_t>(b + big);
+  std::uint64_t lowest = bits & (~bits + 1);
+  return std::bit_cast<double>(lowest | std::bit_cast<std::uint64_t>(big)) - big;
+}
+
+}  // namespace
+
 // The same arithmetic is used for constant folding and for interpretation, so folding a constant
 // never changes a result.
 double apply(op kind, double a, double b) {
@@ -54,6 +68,7 @@ double apply(op kind, double a, double b) {
     case op::max: return b > a ? b : a;
     case op::ceil: return std::ceil(a);
     case op::floor: return std::floor(a);
+    case op::pow2_divisor: return lowest_power_of_two(a, b);
     case op::constant:
     case op::parameter:
     case op::index:
@@ -75,7 +90,7 @@ bool integral_result(op kind, bool a_integral, bool b_integral) {
     case op::add: case op::sub: case op::mul: case op::min: case op::max:
       return a_integral && b_integral;
     case op::div: return false;
-    case op::floor_div: case op::ceil_div: case op::ceil: case op::floor: return true;
+    case op::floor_div: case op::ceil_div: case op::ceil: case op::floor: case op::pow2_divisor: return true;
     case op::constant: case op::parameter: case op::index: case op::sum: break;
   }
   return true;
@@ -251,6 +266,13 @@ expr min(const expr& a, const expr& b) { return simplify_binary(op::min, a, b); 
 expr max(const expr& a, const expr& b) { return simplify_binary(op::max, a, b); }
 expr ceil(const expr& a) { return simplify_unary(op::ceil, a); }
 expr floor(const expr& a) { return simplify_unary(op::floor, a); }
+expr pow2_divisor(const expr& x, const expr& cap) {
+  double c = cap.is_constant() ? cap.constant_value() : 0;
+  if (!(c >= 1 && c <= 0x1p51 && std::exp2(std::floor(std::log2(c))) == c))
+    throw error("pow2_divisor(" + to_string(x) + ", " + to_string(cap) + "): the cap must be a constant power of two in [1, 2^51]");
+  if (c == 1) return expr(1);
+  return simplify_binary(op::pow2_divisor, x, cap);
+}
 
 namespace {
 
@@ -481,6 +503,7 @@ const char* function_name(op kind) {
     case op::ceil_div: return "ceil_div";
     case op::min: return "min";
     case op::max: return "max";
+    case op::pow2_divisor: return "pow2_divisor";
     default: return nullptr;
   }
 }

@@ -142,7 +142,7 @@ private:
   struct network_terms {
     std::vector<expr> box;
     expr pack = 1;
-    expr inverse_pack = 1;   // 1 / pack without a division (symbols::pack_and_inverse)
+    expr inverse_pack = 1;   // 1 / pack, exact (symbols::pack_and_inverse)
     expr pack_template = 1;  // the template is built with packing 1, so that no word loop degenerates
     elem_type element = elem_type::f32;
     std::vector<int> cluster_order;

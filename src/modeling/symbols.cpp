@@ -12,13 +12,6 @@
 
 namespace sadsl::modeling {
 
-namespace {
-
-// [a | q] for positive integers: 1 when a divides q, else 0.
-expr divides(const expr& a, const expr& q) { return expr(1) + model::floor_div(q, a) - model::ceil_div(q, a); }
-
-}  // namespace
-
 symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band->source) {
   for (const auto& p : prog_.kernel().params()) {
     param_index_[p.id().key()] = m.params.size();
@@ -225,22 +218,23 @@ std::vector<expr> symbols::pack_offsets(const std::vector<access_ref>& accesses,
   return offsets;
 }
 
-// The packing 2^j and its inverse 2^-j, j the number of words w = 2, 4, .. (w x element_bits <=
-// 512) that divide every offset: the indicators [w | all] are nested (4 | q implies 2 | q), so
-// 1 + sum (w / 2)[w | all] = 2^j and 1 - sum (1 / w)[w | all] = 2^-j, both exact.
+// The packing: the largest number of words w = 1, 2, 4, .. (w x element_bits <= 512) that
+// divides every offset, the least of their largest power-of-two divisors at most the widest w;
+// its inverse is exact (a power of two).
 std::pair<expr, expr> symbols::pack_and_inverse(const std::vector<expr>& offsets, int element_bits) {
-  // Each offset once: [a | q] is 0 or 1, so a repeated factor changes nothing but the work.
+  int64_t widest = 1;
+  while (2 * widest * element_bits <= dram_word_bits) widest *= 2;
+  // Each offset once: a repeated one changes nothing but the work.
   std::vector<expr> distinct;
   for (const auto& q : offsets)
     if (std::none_of(distinct.begin(), distinct.end(), [&](const expr& seen) { return seen.same_as(q); })) distinct.push_back(q);
-  expr pack = 1, inverse = 1;
-  for (int64_t word = 2; word * element_bits <= dram_word_bits; word *= 2) {
-    expr all = 1;
-    for (const auto& q : distinct) all = all * divides(expr(static_cast<double>(word)), q);
-    pack = pack + expr(static_cast<double>(word / 2)) * all;
-    inverse = inverse - expr(1.0 / static_cast<double>(word)) * all;
+  std::optional<expr> pack;
+  for (const auto& q : distinct) {
+    expr words = model::pow2_divisor(q, expr(static_cast<double>(widest)));
+    pack = pack ? model::min(*pack, words) : words;
   }
-  return {pack, inverse};
+  if (!pack) pack = expr(static_cast<double>(widest));
+  return {*pack, expr(1) / *pack};
 }
 
 }  // namespace sadsl::modeling

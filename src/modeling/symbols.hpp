@@ -50,8 +50,8 @@ public:
   /// dimension, and `last` itself: its packing factor is the largest power of two (at most 512
   /// bits) that divides every one of them.
   std::vector<expr> pack_offsets(const std::vector<access_ref>& accesses, const expr& last) const;
-  /// That packing factor of `offsets`, and its inverse 1 / pack computed without a division
-  /// (dividing by the packing, a power of two, is multiplying by its inverse, exactly).
+  /// That packing factor of `offsets` (model::pow2_divisor of each, the least), and its inverse
+  /// 1 / pack (exact: the packing is a power of two).
   static std::pair<expr, expr> pack_and_inverse(const std::vector<expr>& offsets, int element_bits);
   /// The value of an affine expression of kernel params (sadsl::error for loop terms).
   expr of_params(const affine& a, const std::string& what) const;

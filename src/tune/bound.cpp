@@ -311,6 +311,8 @@ int bound_model::relax_uncached(const model::expr& e) {
       if (evaluate(n.children[0], node_state{0, nullptr}) >= n.coefficient) return bounded;
       break;
     }
+    // A packing over several loops is at least 1 (1 / packing: the division's upper(), its cap).
+    case op::pow2_divisor: return constant(1);
     case op::ceil_div: return relax(model::ceil(e.lhs() / e.rhs()));
     case op::floor_div: return relax(model::floor(e.lhs() / e.rhs()));
     // A summation over tiles of several loops (a triangular nest): its terms are model values,
@@ -389,6 +391,7 @@ double bound_model::upper(const model::expr& e) {
       double q = upper(e.lhs()) / below;
       return e.kind() == op::floor_div ? std::floor(q) : e.kind() == op::ceil_div ? std::ceil(q) : q;
     }
+    case op::pow2_divisor: return upper(e.rhs());
     default: return nowhere;  // no bound: the caller reports the term
   }
 }

@@ -101,6 +101,8 @@ relaxation::dual relaxation::walk_node(const model::expr& e, const double* x, wa
       break;
     case op::min: return b.value < a.value ? b : a;
     case op::max: return b.value > a.value ? b : a;
+    // Relaxed to its cap, the widest packing (as the divisibility tests it replaces relax to).
+    case op::pow2_divisor: return {b.value, gradient(n)};
     default: SADSL_INTERNAL_ASSERT(false, "unexpected operation in relaxation");
   }
   return r;

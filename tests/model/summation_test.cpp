@@ -10,6 +10,7 @@
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/model/loop_tree.hpp"
+#include "compiled_rows.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
@@ -24,44 +25,6 @@ double brute_sum(double lo, double hi, F f) {
   double total = 0;
   for (double v = lo; v <= hi; v += 1) total += f(v);
   return total;
-}
-
-// The rows (points of `compiled`'s parameters, one after another) whose metrics, one point per
-// call or in a batch, differ in any bit from `expected`.
-std::vector<std::size_t> rows_differing(const compiled_model& compiled, const std::vector<double>& points,
-                                        const std::vector<metrics>& expected, const device_limits& limits) {
-  std::size_t width = points.size() / expected.size(), count = expected.size();
-  std::vector<double> batch_points = points;
-  std::vector<metrics> batch(count);
-  compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
-  std::vector<std::size_t> differ;
-  for (std::size_t r = 0; r < count; ++r) {
-    metrics one;
-    std::vector<double> single(points.begin() + static_cast<std::ptrdiff_t>(width * r),
-                               points.begin() + static_cast<std::ptrdiff_t>(width * (r + 1)));
-    compiled.evaluate(single.data(), &one, &limits);
-    if (std::memcmp(&one, &expected[r], sizeof one) != 0 || std::memcmp(&batch[r], &expected[r], sizeof one) != 0)
-      differ.push_back(r);
-  }
-  return differ;
-}
-
-// The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
-// one point per call or in a batch, differ in any bit from `expected`: compiled as the JIT builds
-// it for this machine (the AVX2 path where the machine has it, one point in four lanes) and with
-// the scalar path only (SADSL_SCALAR_ONLY, as a machine without AVX2 runs it).
-std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
-                                                 const std::vector<metrics>& expected, const device_limits& limits) {
-  sadsl::model::testing::temporary_cache cache(cache_name);
-  jit_options options;
-  options.cache_dir = cache.dir;
-  std::vector<std::size_t> differ = rows_differing(jit_compile(m, options), points, expected, limits);
-  jit_options scalar = options;
-  scalar.host_path_only = false;
-  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");
-  for (std::size_t r : rows_differing(jit_compile(m, scalar), points, expected, limits))
-    if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
-  return differ;
 }
 
 }  // namespace
@@ -188,7 +151,7 @@ TEST_CASE("a model with sums: interpreter, scalar and AVX2 code agree bit for bi
   CHECK(std::isnan(expected[1].latency));
   CHECK(expected[0].latency > 0);
 
-  CHECK(compiled_rows_differing(m, "summation", points, expected, limits).empty());
+  CHECK(testing::compiled_rows_differing(m, "summation", points, expected, limits).empty());
 }
 
 TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exact, bit for bit the loop's value", "[expr][sum][jit]") {
@@ -249,7 +212,7 @@ TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exa
   for (std::size_t r : {std::size_t{0}, std::size_t{1}, std::size_t{2}})
     CHECK(expected[r].latency == brute_sum(rows[r][0], rows[r][1], [&](double v) { return std::ceil((rows[r][2] + v * rows[r][3]) / rows[r][4]); }));
 
-  for (std::size_t r : compiled_rows_differing(m, "affine_sum", points, expected, limits))
+  for (std::size_t r : testing::compiled_rows_differing(m, "affine_sum", points, expected, limits))
     FAIL_CHECK("row " << r << ": L=" << rows[r][0] << " H=" << rows[r][1] << " C=" << rows[r][2] << " D=" << rows[r][3]
                       << " M=" << rows[r][4]);
 }

@@ -28,7 +28,8 @@ enum class op : std::uint8_t {
   min, max,
   ceil, floor,
   index,      ///< the index of an enclosing sum, by id
-  sum         ///< sum over index = lo..hi of body (operands lo, hi, body)
+  sum,        ///< sum over index = lo..hi of body (operands lo, hi, body)
+  pow2_divisor  ///< the largest power of two dividing an integer, at most a cap (pow2_divisor())
 };
 
 /// True for the two-operand operations.
@@ -92,6 +93,12 @@ expr min(const expr& a, const expr& b);
 expr max(const expr& a, const expr& b);
 expr ceil(const expr& a);
 expr floor(const expr& a);
+/// The largest power of two that divides the integer |x|, at most `cap` (0 gives cap): a packing
+/// factor, in a handful of bit operations where a chain of divisibility tests would cost dozens.
+/// `cap` must be a constant power of two in [1, 2^51] (sadsl::error otherwise). Defined for every
+/// double by the bits of |x| + 2^52 (exact for integers |x| < 2^52), which the interpreter and
+/// the compiled models compute alike, so all paths agree on any input.
+expr pow2_divisor(const expr& x, const expr& cap);
 /// The sum of `body` over the integers `index` = lo..hi (0 when hi < lo); `index` is an
 /// expr::index(), lo and hi must not use it and body must not sum over it again (sadsl::error
 /// otherwise: nested sums have indices of their own). A body that is a polynomial of degree 3 or less in

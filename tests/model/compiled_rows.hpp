@@ -1,0 +1,51 @@
+#pragma once
+// Compiled models against the interpreter, bit for bit: the rows of points on which they differ,
+// one point per call or in a batch, through the path this machine runs and the scalar one.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "sadsl/model/compile.hpp"
+#include "test_support.hpp"
+
+namespace sadsl::model::testing {
+
+// The rows (points of `compiled`'s parameters, one after another) whose metrics, one point per
+// call or in a batch, differ in any bit from `expected`.
+inline std::vector<std::size_t> rows_differing(const compiled_model& compiled, const std::vector<double>& points,
+                                        const std::vector<metrics>& expected, const device_limits& limits) {
+  std::size_t width = points.size() / expected.size(), count = expected.size();
+  std::vector<double> batch_points = points;
+  std::vector<metrics> batch(count);
+  compiled.evaluate_batch(count, batch_points.data(), batch.data(), &limits);
+  std::vector<std::size_t> differ;
+  for (std::size_t r = 0; r < count; ++r) {
+    metrics one;
+    std::vector<double> single(points.begin() + static_cast<std::ptrdiff_t>(width * r),
+                               points.begin() + static_cast<std::ptrdiff_t>(width * (r + 1)));
+    compiled.evaluate(single.data(), &one, &limits);
+    if (std::memcmp(&one, &expected[r], sizeof one) != 0 || std::memcmp(&batch[r], &expected[r], sizeof one) != 0)
+      differ.push_back(r);
+  }
+  return differ;
+}
+
+// The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
+// one point per call or in a batch, differ in any bit from `expected`: compiled as the JIT builds
+// it for this machine (the AVX2 path where the machine has it, one point in four lanes) and with
+// the scalar path only (SADSL_SCALAR_ONLY, as a machine without AVX2 runs it).
+inline std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
+                                                 const std::vector<metrics>& expected, const device_limits& limits) {
+  temporary_cache cache(cache_name);
+  jit_options options;
+  options.cache_dir = cache.dir;
+  std::vector<std::size_t> differ = rows_differing(jit_compile(m, options), points, expected, limits);
+  jit_options scalar = options;
+  scalar.host_path_only = false;
+  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");
+  for (std::size_t r : rows_differing(jit_compile(m, scalar), points, expected, limits))
+    if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
+  return differ;
+}
+
+}  // namespace sadsl::model::testing
