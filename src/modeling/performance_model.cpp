@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "fifo_storage.hpp"
+#include "integer_sum.hpp"
 #include "latency.hpp"
 #include "part_cost.hpp"
 #include "pe_pipeline.hpp"
@@ -68,7 +69,7 @@ public:
     }
     for (size_t ph = 0; ph < a.phases.size(); ++ph)
       for (auto& t : phase_tiles(a, ph)) tiles_.push_back(std::move(t));
-    expr lut_io = 0, offchip = 0, bram = 0, uram = 0, ff = 0;
+    modeling::integer_sum lut_io, offchip, bram, uram, ff;
     std::vector<modeling::module_timing> timings;
     sym_.design = d_.name();
     for (size_t i = 0; i < d_.space.size(); ++i) sym_.pe_grid.push_back(s_.grid(i));
@@ -82,7 +83,7 @@ public:
       // is not built there.
       active_kind_.push_back(activity(timings.back().ranges));
       instances = instances * active_kind_.back();
-      if (kind.role != module_role::pe) lut_io = lut_io + instances;
+      if (kind.role != module_role::pe) lut_io.add(instances);
       symbolic_module& out = sym_.modules.emplace_back();
       out.name = kind.name;
       out.role = kind.role;
@@ -94,10 +95,9 @@ public:
       for (const auto& b : kind.buffers) {
         out.buffers.push_back(buffer_of(kind, b));
         expr copies = instances * expr(b.double_buffered ? 2 : 1);
-        bram = bram + copies * out.buffers.back().bram18k;
-        // No term where no buffer can be URAM: 0 x copies stays an operation (0 x inf is NaN).
-        if (!out.buffers.back().uram.is_constant(0)) uram = uram + copies * out.buffers.back().uram;
-        ff = ff + copies * out.buffers.back().register_bits;
+        bram.add(copies, out.buffers.back().bram18k);
+        uram.add(copies, out.buffers.back().uram);  // none where no buffer can be URAM
+        ff.add(copies, out.buffers.back().register_bits);
       }
       if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
     }
@@ -105,15 +105,15 @@ public:
     for (const auto& m : sym_.modules) {  // after add_ports, which may add dummies
       sym_.fifos = sym_.fifos + m.fifos_in;
       for (const auto& q : m.ports)
-        if (q.input) ff = ff + m.instances * q.present * fifo_ff_of(q.lanes * expr(static_cast<double>(bits_of(q.element))));
+        if (q.input) ff.add(m.instances * q.present, fifo_ff_of(q.lanes * expr(static_cast<double>(bits_of(q.element)))));
     }
-    for (const auto& port : m_.dram_ports) offchip = offchip + port.bytes;
+    for (const auto& port : m_.dram_ports) offchip.add(port.bytes);
     modeling::pe_frame pe = frame_of_pe(a);
     std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
     modeling::fifo_storage deep =
         modeling::deep_fifo_storage(a, s_, sym_.modules, hops, [&](int k) { return tokens_per_tile(a, k); });
-    if (!deep.bram18k.is_constant(0)) bram = bram + deep.bram18k;
-    if (!deep.ff.is_constant(0)) ff = ff + deep.ff;
+    bram.add(deep.bram18k);
+    ff.add(deep.ff);
     modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
     frame_.pe_tile = timings.front().step;
     modeling::set_wavefronts(a, s_, hops, timings);
@@ -127,12 +127,12 @@ public:
     m_.dsp = s_.pe_count() * s_.simd() * expr(static_cast<double>(per_lane));
     // An estimate of its parts that have figures (docs/modeling.md, "Resources"): operators,
     // FIFOs, register buffers; not the modules' control logic.
-    m_.ff = s_.pe_count() * s_.simd() * expr(static_cast<double>(ff_per_lane)) + ff;
-    m_.bram18k = bram;
-    m_.uram = uram;
-    m_.offchip_bytes = offchip;
+    m_.ff = s_.pe_count() * s_.simd() * expr(static_cast<double>(ff_per_lane)) + ff.total();
+    m_.bram18k = bram.total();
+    m_.uram = uram.total();
+    m_.offchip_bytes = offchip.total();
     // A rough LUT estimate, as in the imported models (Odyssey has none): lanes, PE control, I/O modules.
-    m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io * expr(300);
+    m_.lut = s_.pe_count() * s_.simd() * expr(350) + s_.pe_count() * expr(200) + lut_io.total() * expr(300);
     add_constraints();
     add_shared_padding();
     add_reduction_grids(a);
