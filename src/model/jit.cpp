@@ -168,10 +168,9 @@ const std::vector<std::string>& lean_gcc_flags() {
 bool is_gcc(const std::string& compiler, const std::filesystem::path& dir, const jit_options& options) {
   static std::mutex mutex;
   static std::map<std::string, bool> known;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = known.find(compiler); it != known.end()) return it->second;
-  }
+  // Held while asking, so that threads compiling at once ask once (a few milliseconds).
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(compiler); it != known.end()) return it->second;
   std::filesystem::path log = temporary_name(dir / "compiler-version.log");
   int status = run_compiler({compiler, "--version"}, log, options);
   std::string text = read_text(log, 4000);
@@ -180,7 +179,6 @@ bool is_gcc(const std::string& compiler, const std::filesystem::path& dir, const
   if (status == compiler_stopped) return false;
   bool gcc = status == 0 && text.find("Free Software Foundation") != std::string::npos &&
              text.find("clang") == std::string::npos;
-  std::lock_guard<std::mutex> lock(mutex);
   known[compiler] = gcc;
   return gcc;
 }
