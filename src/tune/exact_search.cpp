@@ -60,12 +60,16 @@ public:
     std::size_t last = bounds_.order()[loops_ - 1];
     for (int m : bounds_.direct_monomials()) {
       int f = bounds_.node(m).factors[last];
-      if (f < 0 || ascending_.count(f)) continue;
+      if (f < 0) continue;
+      std::size_t table = static_cast<std::size_t>(f);
+      if (table >= ascending_.size()) ascending_.resize(table + 1), least_.resize(table + 1);
+      if (!ascending_[table].empty()) continue;
       const std::vector<double>& column = bounds_.table(f);
       std::vector<std::uint32_t> order(column.size());
       for (std::uint32_t c = 0; c < order.size(); ++c) order[c] = c;
       std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return column[a] < column[b]; });
-      ascending_.emplace(f, std::move(order));
+      least_[table] = order.empty() ? 0 : column[order.front()];
+      ascending_[table] = std::move(order);
     }
   }
 
@@ -263,11 +267,12 @@ private:
     double lead_bound = -1;
     for (std::size_t m = 0; m < n_monomials; ++m) {
       if (!column[m]) continue;
-      double least = partial[m] * column[m][ascending_.at(bounds_.node(w.leaf_order[m]).factors[last]).front()];
+      double least = partial[m] * least_[static_cast<std::size_t>(bounds_.node(w.leaf_order[m]).factors[last])];
       if (least > lead_bound) lead = m, lead_bound = least;
     }
     const std::vector<std::uint32_t>& scan =
-        lead < n_monomials ? ascending_.at(bounds_.node(w.leaf_order[lead]).factors[last]) : (*candidates_)[last];
+        lead < n_monomials ? ascending_[static_cast<std::size_t>(bounds_.node(w.leaf_order[lead]).factors[last])]
+                           : (*candidates_)[last];
     // Only the few monomials that pruned last (moved to the front): a compiler-built model has
     // hundreds, and checking them all costs more than evaluating the model.
     const std::size_t checked_monomials = std::min(n_monomials, leaf_checks);
@@ -401,7 +406,10 @@ private:
   std::atomic<bool> stopped_{false};
   std::mutex best_mutex_;
   std::vector<std::uint32_t> best_key_;  // ties go to the smallest chain indices, whatever the threads do
-  std::map<int, std::vector<std::uint32_t>> ascending_;  // table id -> chains of the last loop by value
+  // By table id (a leaf asks once per direct monomial, thousands for a compiler-built model): the
+  // chains of the last loop by ascending value, and the least value.
+  std::vector<std::vector<std::uint32_t>> ascending_;
+  std::vector<double> least_;
   std::vector<bool> is_candidate_;
 };
 
