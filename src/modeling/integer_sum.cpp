@@ -7,7 +7,7 @@ namespace sadsl::modeling {
 using model::expr;
 
 void integer_sum::add(const expr& count, const expr& each) {
-  if (count.is_constant(0) || each.is_constant(0)) return;  // terms that are 0 at every point
+  if (count.is_constant(0) || each.is_constant(0)) return;  // a constant factor 0 (see the header)
   given_.emplace_back(count, each);
 }
 

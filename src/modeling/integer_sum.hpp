@@ -4,7 +4,8 @@
 // take fewer operations in the compiled model, with the same value wherever the counts and costs
 // are integers and the sums stay below 2^53 (integer sums and products are then exact in any
 // order): at every legal point, where PE counts t1 / t2 divide and the rest are counts of
-// instances, words, bits and blocks. Terms that are 0 at every point are left out.
+// instances, words, bits and blocks. A term with a factor that is the constant 0 is left out (0
+// wherever the model has a value; as a product it would be NaN where the other factor is infinite).
 #include <utility>
 #include <vector>
 
