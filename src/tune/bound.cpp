@@ -295,14 +295,6 @@ int bound_model::relax_uncached(const model::expr& e) {
       return add_node(std::move(n));
     }
     case op::sub: {
-      // k + floor_div(a, c) - ceil_div(a, c) (a divisibility indicator of a packing factor, a
-      // over several loops) is k or k - 1.
-      const model::expr& l = e.lhs();
-      const model::expr& r = e.rhs();
-      if (r.kind() == op::ceil_div && l.kind() == op::add)
-        for (auto [k, q] : {std::pair{l.lhs(), l.rhs()}, std::pair{l.rhs(), l.lhs()}})
-          if (loops_of(k).empty() && q.kind() == op::floor_div && q.lhs().same_as(r.lhs()) && q.rhs().same_as(r.rhs()))
-            return constant(std::max(0.0, model::evaluate(k, space_.parameters(space_.smallest())) - 1));
       // a - b (a tile count less one): when a >= upper(b) over the whole space, the difference is
       // non-negative and max(0, lower(a) - upper(b)) bounds it.
       int bounded = excess(e);

@@ -110,8 +110,8 @@ TEST_CASE("exact search: the optimum of compiler-built MM models equals a full s
 }
 
 TEST_CASE("exact search: the optimum of every compiler-built FIR design equals a full scan's", "[exact-own]") {
-  // FIR's packing factor spans two loops (i_t2 + t_t1 - 1 values per word): its divisibility
-  // indicator 1 + floor_div(x, w) - ceil_div(x, w) is bounded below by 0.
+  // FIR's packing factor spans two loops (i_t2 + t_t1 - 1 values per word): its pow2_divisor is
+  // bounded by 1 below and its cap above.
   kernel k = catalog::fir();
   std::map<param_id, int64_t> sizes;
   for (const auto& p : k.params()) sizes[p.id()] = p.value();
