@@ -144,6 +144,7 @@ void design_space::build_rules() {
         return static_cast<std::size_t>(found - loop.levels.begin());
       };
       for (std::size_t d : p.divides) {
+        if (level == 0 && d == loop.size_param) rule.divides_size = true;
         auto l = level_of(d);
         if (!l) continue;
         if (level > 0 && *l == level - 1) rule.divides_parent = true;
@@ -220,7 +221,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> design_space::level_range(s
                                                                                std::span<const std::int64_t> outer) const {
   const std::size_t level = outer.size();
   const level_rule& rule = rules_[loop][level];
-  bool filtered = rule.power_of_two || !rule.divides.empty() || !rule.multiple_of.empty() || rule.divides_parent;
+  bool filtered = rule.power_of_two || !rule.divides.empty() || !rule.multiple_of.empty() || rule.divides_parent || rule.divides_size;
   if (level != 0 || options_.divisor_tiles_only || filtered) return std::nullopt;
   const model::parameter& p = model().params[rule.param];
   double lo = 1, hi = static_cast<double>(loops_[loop].size);
@@ -240,7 +241,7 @@ std::vector<std::int64_t> design_space::level_values(std::size_t loop, std::span
   if (rule.lower_usable) lo = std::max(lo, std::ceil(bound(*p.lower_bound, loop, outer)));
   if (rule.upper_usable) hi = std::min(hi, std::floor(bound(*p.upper_bound, loop, outer)));
   std::vector<std::int64_t> candidates;
-  if (level == 0 && options_.divisor_tiles_only) {
+  if (level == 0 && (options_.divisor_tiles_only || rule.divides_size)) {
     candidates = divisors(size);
   } else if (rule.divides_parent) {
     candidates = divisors(outer[level - 1]);

@@ -20,7 +20,8 @@ namespace {
 // A model over two tiled loops i and j (factors T and U, problem sizes N and M) whose modules
 // `modules` makes from the four parameters, with T U x 5 DSPs; interpreted, not compiled.
 std::shared_ptr<const model::evaluator> two_loop_model(
-    const char* name, const std::function<std::vector<model::module_latency>(model::expr, model::expr, model::expr, model::expr)>& modules) {
+    const char* name, const std::function<std::vector<model::module_latency>(model::expr, model::expr, model::expr, model::expr)>& modules,
+    bool t_divides_n = false) {
   model::design_model m;
   m.name = name;
   m.source = "test";
@@ -34,10 +35,12 @@ std::shared_ptr<const model::evaluator> two_loop_model(
   add("N", model::problem_size_origin{param_id::fresh("N")});
   m.params.back().split_by = 1;
   add("T", factor_id{i, tile_level::array_partition});
+  if (t_divides_n) m.params.back().divides.push_back(0);  // whole tiles only (a guarded design's model)
   add("M", model::problem_size_origin{param_id::fresh("M")});
   m.params.back().split_by = 3;
   add("U", factor_id{j, tile_level::array_partition});
   model::expr n = m.param("N"), t = m.param("T"), mm = m.param("M"), u = m.param("U");
+  if (t_divides_n) m.constraints.push_back({model::constraint::kind::divides, t, n, "T divides N"});
   m.modules = modules(n, t, mm, u);
   m.dsp = t * u * 5;
   m.bram18k = ceil_div(t * u, 512);
@@ -90,6 +93,31 @@ double best_by_enumeration(const design_space& space) {
 }
 
 }  // namespace
+
+TEST_CASE("a first-level factor that divides its problem size: the space lists its divisors alone", "[tune][exact]") {
+  auto pe_only = [](model::expr n, model::expr t, model::expr mm, model::expr u) {
+    model::module_latency pe;
+    pe.name = "PE";
+    pe.main = model::make_leaf(ceil_div(n, t) * ceil_div(mm, u) * (t + u + 7));
+    return std::vector<model::module_latency>{pe};
+  };
+  design_space space(two_loop_model("whole tiles", pe_only, true), {{"N", 60}, {"M", 45}}, builtin_device("u250"));
+  std::vector<std::int64_t> ts(space.loop_chains(0).begin(), space.loop_chains(0).end());
+  CHECK(ts == std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60});
+  CHECK(space.loop_chain_count(1) == 45);  // U has no such relation
+  CHECK(space.contains({12, 7}));
+  CHECK_FALSE(space.contains({7, 7}));
+  CHECK(space.evaluate({7, 7}, objective{}).feasible() == false);  // and the model calls it illegal
+  search_options options;
+  options.seconds = 0;
+  search_result exact = make_search("exact")->run(space, options);
+  REQUIRE(exact.complete);
+  double best = std::numeric_limits<double>::infinity();
+  for (std::int64_t t : ts)
+    for (std::int64_t u = 1; u <= 45; ++u) best = std::min(best, space.evaluate({t, u}, objective{}).cost);
+  CHECK(exact.cost == best);
+  CHECK(60 % exact.best.at(0) == 0);
+}
 
 TEST_CASE("exact search bounds a max by its other side where one side cannot be bounded", "[tune][bound]") {
   design_space space(unbounded_side_model(), {{"N", 60}, {"M", 45}}, builtin_device("u250"));

@@ -141,6 +141,7 @@ public:
   struct level_rule {
     std::size_t param = 0;
     bool divides_parent = false;     ///< value | the previous level's value
+    bool divides_size = false;       ///< value | the loop's size (a first level whose tiles must be whole)
     bool power_of_two = false;
     std::vector<std::size_t> divides;      ///< levels of the same loop this value divides
     std::vector<std::size_t> multiple_of;  ///< levels of the same loop this value is a multiple of
