@@ -13,13 +13,26 @@ namespace sadsl {
 
 namespace {
 
-// Space dim d carries partial sums of tensor t: a statement of the band that writes t reduces
-// over the space loop d.
+// Whether statement st's write is indexed by loop l.
+bool indexes_write(const statement_info& st, const loop_id& l) {
+  for (const auto& index : st.record->lhs_index)
+    for (const auto& x : index.loops())
+      if (x->loop_identity() == l) return true;
+  return false;
+}
+
+// Space dim d carries partial results of tensor t: a statement of the band that writes t reduces
+// over the space loop d, an op= (its reduction loops) or an assignment that reads t and runs over
+// d without indexing t by it (C = max(C, A + B) over k: a reduction written out).
 bool reduces_along(const architecture& a, const tensor_id& t, size_t d) {
   const loop_id& l = a.design->space.at(d);
-  for (const auto& st : a.design->band->source->statements())
-    if (st.write.tensor->id() == t && std::find(st.reduction_loops.begin(), st.reduction_loops.end(), l) != st.reduction_loops.end())
-      return true;
+  for (const auto& st : a.design->band->source->statements()) {
+    if (st.write.tensor->id() != t) continue;
+    if (std::find(st.reduction_loops.begin(), st.reduction_loops.end(), l) != st.reduction_loops.end()) return true;
+    bool reads_itself = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == t; });
+    bool runs_over = std::find(st.loops.begin(), st.loops.end(), l) != st.loops.end();
+    if (reads_itself && runs_over && !indexes_write(st, l)) return true;
+  }
   return false;
 }
 

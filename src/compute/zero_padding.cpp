@@ -63,6 +63,19 @@ public:
     return "";
   }
 
+  // Every band loop runs over [0, P) (check() got past the loops) and no statement's loop below
+  // the band has bounds that mention a band loop or its param.
+  bool whole_tiles_at_divisors() const {
+    if (params_.size() != d_.band->loops.size()) return false;
+    for (const auto& s : p_.statements())
+      for (const auto& l : s.record->loops) {
+        if (param_of(l.get())) continue;
+        for (const auto& [loop, param] : params_)
+          if (mentions(l->lo, loop) || mentions(l->hi, loop) || mentions(l->lo, param) || mentions(l->hi, param)) return false;
+      }
+    return true;
+  }
+
   const std::vector<std::pair<const symbol_node*, const symbol_node*>>& params() const { return params_; }
 
   // Whether loops that share a param may each run to their own padded bound (the instances
@@ -139,6 +152,7 @@ zero_padding check_zero_padding(const design& d) {
   checker c(d);
   zero_padding out;
   out.why_not = c.check();
+  out.whole_tiles_at_divisors = c.whole_tiles_at_divisors();
   if (!out.valid()) return out;
   out.loop_params = c.params();
   out.pads_apart = c.pads_apart();

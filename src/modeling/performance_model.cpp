@@ -58,10 +58,15 @@ public:
       : d_(d), o_(o), m_(m), sym_(sym), prog_(*d.band->source), s_(d, m) {}
 
   void build(const architecture& a) {
-    if (a.padding == padding_mode::guarded)
-      throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl does not model guarded designs yet",
-                              d_.name(), check_zero_padding(d_).why_not));
+    if (a.padding == padding_mode::guarded) {
+      zero_padding z = check_zero_padding(d_);
+      if (z.valid() || !z.whole_tiles_at_divisors)
+        throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl models a guarded design only where "
+                                "its band loops run over [0, P) and its factors divide them, which this one's do not",
+                                d_.name(), z.why_not));
+    }
     values_ = model_point(m_, a.point.factors, prog_.kernel());
+    if (a.padding == padding_mode::guarded) add_whole_tiles();
     for (size_t n = 0; n < a.networks.size(); ++n) plan_network(a, n);
     for (size_t j = 0; j < d_.tile_order.size(); ++j) {
       frame_.tiles.push_back(s_.loop(d_.tile_order[j]).tiles);
@@ -136,6 +141,7 @@ public:
     add_constraints();
     add_shared_padding();
     add_reduction_grids(a);
+    add_carried_buffers(a);
   }
 
 private:
@@ -171,8 +177,14 @@ private:
     network_terms t;
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
-    std::vector<expr> offsets = s_.pack_offsets(accesses, t.box.back());
-    std::tie(t.pack, t.inverse_pack) = symbols::pack_and_inverse(offsets, bits_of(t.element));
+    // A guarded architecture packs one element per word (comm/networks.cpp: the chunks of its
+    // partial tiles need not be rectangles, and it packs so at every point): pack 1, widest 1.
+    const bool packs = a.padding == padding_mode::zero_padded;
+    std::vector<expr> offsets;
+    if (packs) {
+      offsets = s_.pack_offsets(accesses, t.box.back());
+      std::tie(t.pack, t.inverse_pack) = symbols::pack_and_inverse(offsets, bits_of(t.element));
+    }
     t.cluster_order = net.cluster_order;
     t.buffered_level = net.buffered_level;
     for (const auto& k : a.modules)
@@ -180,7 +192,7 @@ private:
         for (size_t dim = 0; dim < t.box.size(); ++dim)
           check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
                 t.box[dim], k.buffers.at(0).extents.at(dim));
-    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, dram_word_bits / bits_of(t.element)});
+    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, packs ? dram_word_bits / bits_of(t.element) : 1});
     networks_.push_back(std::move(t));
   }
 
@@ -515,12 +527,26 @@ private:
                               "latency hiding: " + text + " >= 8 * " + model::to_string(s_.simd())});
   }
 
+  // A guarded design's partial tiles run only their real instances, in tiles of their own shape,
+  // which this model does not describe; where every first-level factor divides its loop's size
+  // there are none, and the design runs as a padded one would (the template is built so). The
+  // model's space is those points: each factor divides its size (the tuner lists only divisors).
+  void add_whole_tiles() {
+    for (const auto& l : d_.band->loop_ids()) {
+      const modeling::loop_terms& t = s_.loop(l);
+      std::vector<size_t> factor = model::parameters_of(t.t1), size = model::parameters_of(t.extent);
+      SADSL_INTERNAL_ASSERT(factor.size() == 1 && size.size() == 1, "add_whole_tiles: a band loop over [0, P) tiled by t1");
+      m_.params[factor.front()].divides.push_back(size.front());
+    }
+  }
+
   // Loops that share a size param (square MM's i, j, k over N) and cannot each run to their own
   // padded bound (compute/zero_padding.hpp) pad it together: where their first-level factors pad
   // it to different sizes the design runs guarded (comm/padding.hpp), which the model does not
   // describe, so those points are not in its space.
   void add_shared_padding() {
     zero_padding z = check_zero_padding(d_);
+    if (!z.valid()) return;     // guarded: modeled where its factors divide the sizes (add_whole_tiles)
     if (z.pads_apart) return;  // each loop runs to its own padded bound: every point is zero-padded
     std::map<const detail::symbol_node*, loop_id> first;
     for (const auto& [loop, param] : z.loop_params) {
@@ -551,6 +577,46 @@ private:
       if (!reduces) continue;
       m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
                                 fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+      sym_.constraints.push_back(m_.constraints.back());
+    }
+  }
+
+  // A PE buffer of a tensor that only recurrences write (C = max(C, A + B) of an inout C: no
+  // initialization writes it in the PE) holds the value a time loop that does not index it
+  // carries from one iteration to the next; with one iteration of those loops in a PE's tile the
+  // value only passes through, there is no buffer, and the architecture is another than the
+  // model's (its buffer's storage). Such points are left out: two or more iterations in all.
+  void add_carried_buffers(const architecture& a) {
+    for (const auto& b : a.pe().buffers) {
+      bool recurrence = false, initialized = false;
+      std::vector<const statement_info*> writers;
+      for (const auto& st : prog_.statements()) {
+        if (st.write.tensor->id() != b.tensor) continue;
+        bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == b.tensor; });
+        (reads ? recurrence : initialized) = true;
+        writers.push_back(&st);
+      }
+      if (!recurrence || initialized) continue;
+      expr iterations = 0;
+      int loops = 0;
+      std::string names;
+      for (const auto& l : d_.band->loop_ids()) {
+        const modeling::loop_terms& t = s_.loop(l);
+        bool indexes = std::any_of(writers.begin(), writers.end(), [&](const statement_info* st) {
+          for (const auto& index : st->record->lhs_index)
+            for (const auto& x : index.loops())
+              if (x->loop_identity() == l) return true;
+          return false;
+        });
+        if (t.space || indexes) continue;
+        iterations = iterations + t.time;
+        names += (names.empty() ? "" : ", ") + l.name();
+        ++loops;
+      }
+      if (loops == 0) continue;
+      m_.constraints.push_back({model::constraint::kind::at_least, iterations, expr(loops + 1),
+                                fmt::format("two or more iterations of {} in a PE's tile (the PE carries {} across them)",
+                                            names, b.tensor.name())});
       sym_.constraints.push_back(m_.constraints.back());
     }
   }
@@ -629,8 +695,13 @@ void read_template(const design& d, const modeling_options& options, model::desi
   std::vector<int> bounds_band;
   for (const auto& p : k.params()) bounds_band.push_back(band_loops[p.id().key()]);
   const int64_t params = static_cast<int64_t>(bounds_band.size());
+  // A guarded design is modeled where its tiles are whole (builder::add_whole_tiles): its band
+  // params 8 x (3 + n), three or more tiles of the template's first-level factors (8), distinct.
+  zero_padding z = check_zero_padding(d);
+  const bool whole_tiles = !z.valid() && z.whole_tiles_at_divisors;
   scoped_sizes sizes(k, [&](int64_t n, int64_t) {
     int loops = bounds_band[static_cast<size_t>(n)];
+    if (whole_tiles && loops > 0) return 8 * (3 + n);
     return loops > 1 ? 24 + 2 * n + 2 * params : loops == 1 ? 16 + 2 * n : 3 + 2 * n;
   });
   architecture_point at{template_point(d), {}, options.prefer_uram, /*widest_packing=*/false};

@@ -57,16 +57,24 @@ std::string exprs_text(const std::vector<model::expr>& v) {
 
 architecture_counts counts_at(const symbolic_architecture& a, const design_point& p, const kernel& k) {
   std::vector<double> values = model_point(a.design, a.params, p, k);
+  auto point = [&] {
+    std::string text;
+    for (size_t i = 0; i < a.params.size(); ++i)
+      if (std::holds_alternative<factor_id>(a.params[i].origin))
+        text += fmt::format("{}{}={}", text.empty() ? "" : " ", a.params[i].name, values[i]);
+    return text;
+  };
+  for (size_t i = 0; i < a.params.size(); ++i)
+    for (size_t size : a.params[i].divides)  // a guarded design's first-level factors: whole tiles only
+      if (std::fmod(values[size], values[i]) != 0)
+        throw error(fmt::format("design {} at {}: the symbolic architecture needs {} to divide {} ({}), where a guarded "
+                                "design's tiles are whole; the architecture there is another",
+                                a.design, point(), a.params[i].name, a.params[size].name, values[size]));
   for (const auto& c : a.constraints) {
     SADSL_INTERNAL_ASSERT(c.relation == model::constraint::kind::at_least, "a symbolic architecture's constraint: " + c.description);
-    if (model::evaluate(c.lhs, values) < model::evaluate(c.rhs, values)) {
-      std::string point;
-      for (size_t i = 0; i < a.params.size(); ++i)
-        if (std::holds_alternative<factor_id>(a.params[i].origin))
-          point += fmt::format("{}{}={}", point.empty() ? "" : " ", a.params[i].name, values[i]);
+    if (model::evaluate(c.lhs, values) < model::evaluate(c.rhs, values))
       throw error(fmt::format("design {} at {}: the symbolic architecture needs {}; the architecture there is another",
-                              a.design, point, c.description));
-    }
+                              a.design, point(), c.description));
   }
   architecture_counts out;
   for (const auto& g : a.pe_grid) out.pe_grid.push_back(integer_value(g, values, "a PE grid extent"));
@@ -164,8 +172,10 @@ std::string to_string(const symbolic_architecture& a) {
     std::vector<model::expr> divides;  // each once
     for (const auto& q : n.pack_divides)
       if (std::none_of(divides.begin(), divides.end(), [&](const model::expr& e) { return e.same_as(q); })) divides.push_back(q);
-    out += fmt::format("network {} ({} {}): chunk {}, elements per DRAM word: the largest power of two <= {} dividing {}\n",
-                       n.name, n.tensor.name(), n.input ? "in" : "out", exprs_text(n.box), n.widest_pack, exprs_text(divides));
+    std::string pack = n.pack_divides.empty() ? std::string("1 (a guarded design packs one)")
+                                          : fmt::format("the largest power of two <= {} dividing {}", n.widest_pack, exprs_text(divides));
+    out += fmt::format("network {} ({} {}): chunk {}, elements per DRAM word: {}\n", n.name, n.tensor.name(),
+                       n.input ? "in" : "out", exprs_text(n.box), pack);
   }
   for (const auto& m : a.modules) {
     out += fmt::format("module {} ({}): {} instances, reading {} FIFOs\n", m.name, module_role_name(m.role),

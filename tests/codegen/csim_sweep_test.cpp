@@ -161,3 +161,10 @@ TEST_CASE("csim: every causal convolution and transposed TRMV design at two tili
   CHECK(sweep(catalog::trmv_t(), "trmv_t", {{"N", 9}}, 0, SIZE_MAX, shapes).designs ==
         static_cast<int>(designs(catalog::trmv_t()).size()) * 2);
 }
+
+// A max-reduction written out on an inout C (guarded: not a += of products), with its partial
+// maxima flowing between PEs along k where k is in space.
+TEST_CASE("csim: every max-plus MM design at two tilings") {
+  auto shapes = {tiling_shape::non_divisor, tiling_shape::whole};
+  CHECK(sweep(tropical_mm(6), "tropical_mm", {{"N", 7}}, 0, SIZE_MAX, shapes).designs == 18 * 2);
+}

@@ -118,7 +118,8 @@ TEST_CASE("a guarded design (a loop that does not start at 0) says why it has no
   design d = designs(k).front();
   CHECK(sadsl::testing::message_of([&] { performance_model(d); }) ==
         "design " + d.name() + ": its partial tiles are guarded (loop \"i\" does not run over [0, P) for a param P); "
-        "sadsl does not model guarded designs yet");
+        "sadsl models a guarded design only where its band loops run over [0, P) and its factors divide them, which "
+        "this one's do not");
 }
 
 TEST_CASE("flip-flops of operators and FIFOs: the cited figures", "[modeling]") {

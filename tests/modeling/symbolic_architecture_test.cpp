@@ -9,6 +9,7 @@
 #include "sadsl/compute/designs.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/modeling/symbolic_architecture.hpp"
+#include "../support/kernels.hpp"
 #include "random_point.hpp"
 
 using namespace sadsl;
@@ -115,6 +116,21 @@ TEST_CASE("FIR and GEMV symbolic architectures bound at random points are the co
     for (const auto& d : designs(k)) compared += compare_at_random_points(d, k, rng, 3);
   }
   CHECK(compared == 36);  // 12 designs
+}
+
+TEST_CASE("max-plus MM (guarded) symbolic architectures bound at whole tiles are the concrete ones", "[modeling]") {
+  kernel k = sadsl::testing::tropical_mm(24);
+  std::mt19937_64 rng(7);
+  int compared = 0;
+  std::vector<design> ds = designs(k);
+  for (size_t i = 0; i < ds.size(); i += 2) compared += compare_at_random_points(ds[i], k, rng, 2);
+  CHECK(compared == 18);
+  symbolic_architecture sym = build_symbolic_architecture(ds.front());
+  CHECK_THAT(to_string(sym), Catch::Contains("elements per DRAM word: 1 (a guarded design packs one)"));
+  design_point partial = point_by_name(ds.front(), {{"i_t1", 5}, {"j_t1", 6}, {"k_t1", 4}, {"i_t2", 1}, {"j_t2", 2}});
+  CHECK_THROWS_WITH(counts_at(sym, partial, k),
+                    "design " + ds.front().name() + " at i_t1=5 j_t1=6 k_t1=4 i_t2=1 j_t2=2: the symbolic architecture needs "
+                    "i_t1 to divide N (24), where a guarded design's tiles are whole; the architecture there is another");
 }
 
 TEST_CASE("a symbolic architecture the builder cannot read says why", "[modeling]") {

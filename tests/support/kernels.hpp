@@ -30,6 +30,33 @@ inline kernel guarded_sum() {
   return f;
 }
 
+/// Max-plus ("tropical") matrix product, C = max(C, A + B) over k: the all-pairs shortest-path
+/// (longest-path) step. Not a += of a product, so its partial tiles cannot be padded with zeros:
+/// every design is guarded, and modeled where its first-level factors divide N.
+inline kernel tropical_mm(int64_t n) {
+  kernel k("tropical_mm");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.inout<float>("C", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  C(i, j) = max(C(i, j), A(i, r) + B(r, j));
+  return k;
+}
+
+/// MM whose accumulator is initialized by a statement of its own under k == 0 (no implicit
+/// initialization): a guard on a band loop, so its designs are guarded.
+inline kernel mm_explicit_init(int64_t n) {
+  kernel k("mm_explicit_init");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.output<float>("C", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  if_(r == 0, [&] { C(i, j) = A(i, r) * B(r, j); }).else_([&] { C(i, j) += A(i, r) * B(r, j); });
+  return k;
+}
+
 /// MM with one size for i, j and k: loops that share a param pad it together (zero-padded where
 /// their first-level factors pad it alike, guarded elsewhere).
 inline kernel mm_square(int64_t n) {

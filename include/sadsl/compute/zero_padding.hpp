@@ -31,6 +31,11 @@ struct zero_padding {
   std::vector<std::pair<const detail::symbol_node*, const detail::symbol_node*>> loop_params;
   /// Whether loops that share a param may pad it to different sizes, each running to its own.
   bool pads_apart = false;
+  /// Whether, guarded or not, every band loop runs over [0, P) for a param P and no loop below
+  /// the band has bounds that depend on a band loop: then at a point whose first-level factors
+  /// divide their params every tile is whole and of one shape, and a guarded design runs there as
+  /// a padded one would (its performance model covers those points: modeling/performance_model).
+  bool whole_tiles_at_divisors = false;
 
   bool valid() const { return why_not.empty(); }
 };
