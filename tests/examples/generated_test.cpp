@@ -56,6 +56,7 @@ TEST_CASE("generated/mm_passes is what examples/mm_passes writes") { check_examp
 // completion: no ../shared needed, and the output does not depend on time.
 TEST_CASE("generated/gemv is what examples/gemv writes") { check_example("gemv"); }
 TEST_CASE("generated/fir is what examples/fir writes") { check_example("fir"); }
+TEST_CASE("generated/minplus is what examples/minplus writes") { check_example("minplus"); }
 TEST_CASE("generated/mttkrp is what examples/mttkrp writes") { check_example("mttkrp"); }
 TEST_CASE("generated/mm_int8 is what examples/mm_int8 writes") { check_example("mm_int8"); }
 // The two largest (about 1.5 and 2 minutes of CPU with a cold model cache: verification on the
