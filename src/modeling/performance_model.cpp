@@ -99,7 +99,8 @@ public:
       out.instances = instances;
       for (const auto& b : kind.buffers) {
         out.buffers.push_back(buffer_of(kind, b));
-        expr copies = instances * expr(b.double_buffered ? 2 : 1);
+        if (kind.role == module_role::pe) out.buffers.back().present = carried_presence(b);
+        expr copies = instances * expr(b.double_buffered ? 2 : 1) * out.buffers.back().present;
         bram.add(copies, out.buffers.back().bram18k);
         uram.add(copies, out.buffers.back().uram);  // none where no buffer can be URAM
         ff.add(copies, out.buffers.back().register_bits);
@@ -141,7 +142,6 @@ public:
     add_constraints();
     add_shared_padding();
     add_reduction_grids(a);
-    add_carried_buffers(a);
   }
 
 private:
@@ -581,44 +581,54 @@ private:
     }
   }
 
-  // A PE buffer of a tensor that only recurrences write (C = max(C, A + B) of an inout C: no
-  // initialization writes it in the PE) holds the value a time loop that does not index it
-  // carries from one iteration to the next; with one iteration of those loops in a PE's tile the
-  // value only passes through, there is no buffer, and the architecture is another than the
-  // model's (its buffer's storage). Such points are left out: two or more iterations in all.
-  void add_carried_buffers(const architecture& a) {
-    for (const auto& b : a.pe().buffers) {
-      bool recurrence = false, initialized = false;
-      std::vector<const statement_info*> writers;
-      for (const auto& st : prog_.statements()) {
-        if (st.write.tensor->id() != b.tensor) continue;
-        bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == b.tensor; });
-        (reads ? recurrence : initialized) = true;
-        writers.push_back(&st);
-      }
-      if (!recurrence || initialized) continue;
-      expr iterations = 0;
-      int loops = 0;
-      std::string names;
-      for (const auto& l : d_.band->loop_ids()) {
-        const modeling::loop_terms& t = s_.loop(l);
-        bool indexes = std::any_of(writers.begin(), writers.end(), [&](const statement_info* st) {
-          for (const auto& index : st->record->lhs_index)
-            for (const auto& x : index.loops())
-              if (x->loop_identity() == l) return true;
-          return false;
-        });
-        if (t.space || indexes) continue;
-        iterations = iterations + t.time;
-        names += (names.empty() ? "" : ", ") + l.name();
-        ++loops;
-      }
-      if (loops == 0) continue;
-      m_.constraints.push_back({model::constraint::kind::at_least, iterations, expr(loops + 1),
-                                fmt::format("two or more iterations of {} in a PE's tile (the PE carries {} across them)",
-                                            names, b.tensor.name())});
-      sym_.constraints.push_back(m_.constraints.back());
+  // 1 where PE buffer b exists. A buffer of a tensor that only recurrences write (no
+  // initialization writes it in the PE: an inout C += A x B, or C = min(C, A + B)) holds the value
+  // that the band loops not indexing it carry from one iteration to the next in a PE: in its tile
+  // (t1 iterations of a time loop, the latency or SIMD factor of a space loop) and, where the
+  // buffer persists across tiles (the loops indexing it outermost in the tile order, as
+  // comm/routing.cpp keeps it), across a time loop's tiles. Where all of that is one iteration the
+  // value passes straight through the PE, which has no such buffer.
+  expr carried_presence(const buffer& b) const {
+    bool recurrence = false, initialized = false;
+    for (const auto& st : prog_.statements()) {
+      if (st.write.tensor->id() != b.tensor) continue;
+      bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == b.tensor; });
+      (reads ? recurrence : initialized) = true;
     }
+    if (!recurrence || initialized) return 1;
+    auto indexes = [&](const loop_id& l) {  // some access of the tensor is indexed by l
+      auto by = [&](const access_info& a) {
+        for (const auto& index : a.index)
+          for (const auto& x : index.loops())
+            if (x->loop_identity() == l) return true;
+        return false;
+      };
+      for (const auto& st : prog_.statements()) {
+        if (st.write.tensor->id() == b.tensor && by(st.write)) return true;
+        for (const auto& r : st.reads)
+          if (r.tensor->id() == b.tensor && by(r)) return true;
+      }
+      return false;
+    };
+    size_t key = 0;
+    while (key < d_.tile_order.size() && indexes(d_.tile_order[key])) ++key;
+    bool persists = true;
+    for (size_t pos = key; pos < d_.tile_order.size(); ++pos) persists = persists && !indexes(d_.tile_order[pos]);
+    expr beyond_first = 0;  // iterations after the first, over the carrying loops
+    bool carried = false;
+    for (const auto& l : d_.band->loop_ids()) {
+      if (indexes(l)) continue;
+      const modeling::loop_terms& t = s_.loop(l);
+      expr iterations = t.space ? t.w : t.t1;
+      // Across a space loop's tiles the value moves on (the chain's last PE to its first).
+      if (persists && !t.space) iterations = iterations * t.tiles;
+      beyond_first = beyond_first + (iterations - expr(1));
+      carried = true;
+    }
+    if (!carried) return 1;
+    expr present = model::min(expr(1), beyond_first);
+    check(fmt::format("design {}: the presence of PE buffer {}", d_.name(), b.name), present, 1);  // built at the template
+    return present;
   }
 
   void check(const std::string& what, const expr& e, int64_t concrete) const {

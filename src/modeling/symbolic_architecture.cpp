@@ -95,6 +95,7 @@ architecture_counts counts_at(const symbolic_architecture& a, const design_point
       if (integer_value(q.present, values, "the presence of port " + q.name) == 1)
         c.port_lanes.push_back(integer_value(q.lanes, values, "the lanes of port " + q.name));
     for (const auto& b : mod.buffers) {
+      if (integer_value(b.present, values, "the presence of " + b.name) == 0) continue;
       architecture_counts::buffer_counts bc;
       for (const auto& e : b.extents) bc.extents.push_back(integer_value(e, values, "an extent of " + b.name));
       bc.banks = integer_value(b.banks, values, "the banks of " + b.name);

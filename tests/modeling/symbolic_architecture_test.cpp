@@ -133,6 +133,16 @@ TEST_CASE("max-plus MM (guarded) symbolic architectures bound at whole tiles are
                     "i_t1 to divide N (24), where a guarded design's tiles are whole; the architecture there is another");
 }
 
+TEST_CASE("MM with an inout C: symbolic architectures bound at random points are the concrete ones", "[modeling]") {
+  // Where a PE only passes C through (k_t1 = 1, or k's SIMD factor 1 with k in space) it has no C
+  // buffer: the symbolic one is absent there too (symbolic_buffer::present).
+  kernel k = sadsl::testing::mm_inout(24);
+  std::mt19937_64 rng(8);
+  int compared = 0;
+  for (const auto& d : designs(k)) compared += compare_at_random_points(d, k, rng, 2);
+  CHECK(compared == 36);
+}
+
 TEST_CASE("a symbolic architecture the builder cannot read says why", "[modeling]") {
   kernel k = catalog::lu_uniform();
   std::vector<design> ds = designs(k);

@@ -44,6 +44,19 @@ inline kernel tropical_mm(int64_t n) {
   return k;
 }
 
+/// MM accumulating into C as read (BLAS's beta = 1): C is inout, so no initialization writes it
+/// and a PE keeps C only where it carries it from one k to the next.
+inline kernel mm_inout(int64_t n) {
+  kernel k("mm_inout");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.inout<float>("C", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  C(i, j) += A(i, r) * B(r, j);
+  return k;
+}
+
 /// MM whose accumulator is initialized by a statement of its own under k == 0 (no implicit
 /// initialization): a guard on a band loop, so its designs are guarded.
 inline kernel mm_explicit_init(int64_t n) {

@@ -32,6 +32,10 @@ struct symbolic_buffer {
   bool double_buffered = false;
   model::expr bram18k = 0, uram = 0;  // blocks of one copy (buffer_bram18k / buffer_uram)
   model::expr register_bits = 0;      // bits of one copy held in registers (64 elements or fewer)
+  /// 1 where the buffer exists: a PE buffer of a value that only a recurrence carries (an inout C
+  /// that no initialization writes in the PE) is not built where the loops carrying it have one
+  /// iteration in a PE's tile, the value passing straight through.
+  model::expr present = 1;
 };
 
 /// A port of a module kind (each instance has it where `present` is 1).
