@@ -63,16 +63,26 @@ public:
     return "";
   }
 
-  // Every band loop runs over [0, P) (check() got past the loops) and no statement's loop below
-  // the band has bounds that mention a band loop or its param.
+  // Every band loop runs over [0, P) (check() got past the loops), no statement's loop below the
+  // band has bounds that mention a band loop or its param, and a guard mentions one only as its
+  // first or last iteration (`k == 0`, `k == P - 1`), which whole tiles keep in their first or last
+  // tile whatever the factors: a guard such as `i < 8` would split the tiles differently at each
+  // tiling, and the model, read at one, would not hold at the others.
   bool whole_tiles_at_divisors() const {
     if (params_.size() != d_.band->loops.size()) return false;
-    for (const auto& s : p_.statements())
+    for (const auto& s : p_.statements()) {
       for (const auto& l : s.record->loops) {
         if (param_of(l.get())) continue;
         for (const auto& [loop, param] : params_)
           if (mentions(l->lo, loop) || mentions(l->hi, loop) || mentions(l->lo, param) || mentions(l->hi, param)) return false;
       }
+      for (const auto& g : s.record->guards)
+        for (const auto& c : g.cond.constraints()) {
+          bool band = std::any_of(params_.begin(), params_.end(),
+                                  [&](const auto& lp) { return mentions(c.expr, lp.first) || mentions(c.expr, lp.second); });
+          if (band && !(c.equality && at_an_end(c.expr))) return false;
+        }
+    }
     return true;
   }
 
@@ -104,6 +114,19 @@ public:
   }
 
 private:
+  // e == 0 says that a band loop is at its first iteration (l, or -l) or its last (l - P + 1, or
+  // its negation).
+  bool at_an_end(const affine& e) const {
+    for (const auto& [loop, param] : params_) {
+      int64_t a = e.coefficient(loop), b = e.coefficient(param);
+      if (a != 1 && a != -1) continue;
+      size_t terms = e.terms().size();
+      if (terms == 1 && e.constant() == 0) return true;
+      if (terms == 2 && b == -a && e.constant() == a) return true;
+    }
+    return false;
+  }
+
   const symbol_node* param_of(const symbol_node* loop) const {
     for (const auto& [l, q] : params_)
       if (l == loop) return q;

@@ -61,8 +61,9 @@ public:
     if (a.padding == padding_mode::guarded) {
       zero_padding z = check_zero_padding(d_);
       if (z.valid() || !z.whole_tiles_at_divisors)
-        throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl models a guarded design only where "
-                                "its band loops run over [0, P) and its factors divide them, which this one's do not",
+        throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl models a guarded design only at "
+                                "the factors that divide its sizes, and only one whose band loops run over [0, P), bound no "
+                                "inner loop and are guarded only at their first or last iteration, which this one is not",
                                 d_.name(), z.why_not));
     }
     values_ = model_point(m_, a.point.factors, prog_.kernel());

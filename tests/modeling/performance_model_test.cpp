@@ -8,6 +8,7 @@
 
 #include "sadsl/catalog/kernels.hpp"
 #include "sadsl/compute/designs.hpp"
+#include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/error.hpp"
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
@@ -118,8 +119,32 @@ TEST_CASE("a guarded design (a loop that does not start at 0) says why it has no
   design d = designs(k).front();
   CHECK(sadsl::testing::message_of([&] { performance_model(d); }) ==
         "design " + d.name() + ": its partial tiles are guarded (loop \"i\" does not run over [0, P) for a param P); "
-        "sadsl models a guarded design only where its band loops run over [0, P) and its factors divide them, which "
-        "this one's do not");
+        "sadsl models a guarded design only at the factors that divide its sizes, and only one whose band loops run "
+        "over [0, P), bound no inner loop and are guarded only at their first or last iteration, which this one is not");
+}
+
+TEST_CASE("a guarded design whose guard splits tiles differently at each tiling has no model", "[modeling]") {
+  // i < 8 falls inside a tile or on its edge depending on i_t1: the template's tiles would not say
+  // what the others do. k == 0 and k == N - 1 stay in the first and last tile of whole tiles.
+  auto kernel_with = [](int which) {
+    kernel k("edge_guards");
+    param N = k.param("N", 24);
+    auto A = k.input<float>("A", {N, N});
+    auto B = k.input<float>("B", {N, N});
+    auto C = k.inout<float>("C", {N, N});
+    loop i("i", N), j("j", N), r("k", N);
+    if (which == 0) if_(i < 8, [&] { C(i, j) = max(C(i, j), A(i, r) + B(r, j)); });
+    if (which == 1) if_(r == N - 1, [&] { C(i, j) = max(C(i, j), A(i, r) + B(r, j)); });
+    return k;
+  };
+  kernel split = kernel_with(0), last = kernel_with(1);
+  design d = designs(split).front();
+  CHECK(sadsl::testing::message_of([&] { performance_model(d); }) ==
+        "design " + d.name() + ": its partial tiles are guarded (statement S0: guard \"i < 8\"); sadsl models a guarded "
+        "design only at the factors that divide its sizes, and only one whose band loops run over [0, P), bound no inner "
+        "loop and are guarded only at their first or last iteration, which this one is not");
+  CHECK_FALSE(check_zero_padding(d).whole_tiles_at_divisors);
+  for (const auto& e : designs(last)) CHECK(check_zero_padding(e).whole_tiles_at_divisors);
 }
 
 TEST_CASE("flip-flops of operators and FIFOs: the cited figures", "[modeling]") {
