@@ -13,14 +13,6 @@ namespace sadsl {
 
 namespace {
 
-// Whether statement st's write is indexed by loop l.
-bool indexes_write(const statement_info& st, const loop_id& l) {
-  for (const auto& index : st.record->lhs_index)
-    for (const auto& x : index.loops())
-      if (x->loop_identity() == l) return true;
-  return false;
-}
-
 // Space dim d carries partial results of tensor t: a statement of the band that writes t reduces
 // over the space loop d, an op= (its reduction loops) or an assignment that reads t and runs over
 // d without indexing t by it (C = max(C, A + B) over k: a reduction written out).
@@ -31,7 +23,7 @@ bool reduces_along(const architecture& a, const tensor_id& t, size_t d) {
     if (std::find(st.reduction_loops.begin(), st.reduction_loops.end(), l) != st.reduction_loops.end()) return true;
     bool reads_itself = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == t; });
     bool runs_over = std::find(st.loops.begin(), st.loops.end(), l) != st.loops.end();
-    if (reads_itself && runs_over && !indexes_write(st, l)) return true;
+    if (reads_itself && runs_over && !st.write.uses(l)) return true;
   }
   return false;
 }

@@ -35,13 +35,6 @@ struct pair_classes {
   std::vector<isl::union_map> neighbor;  // per space dim: the sink runs in the next PE along it
 };
 
-bool uses_loop(const access_info& a, const loop_id& l) {
-  for (const auto& x : a.index)
-    for (const auto& s : x.loops())
-      if (s->loop_identity() == l) return true;
-  return false;
-}
-
 class router {
 public:
   router(const design& d, const design_point& v, const instance_maps& m, const padding_plan& pad, std::vector<int64_t> grid)
@@ -79,8 +72,8 @@ private:
     for (size_t pos = 0; pos < d_.tile_order.size(); ++pos) {
       bool used = false;
       for (const auto& s : p_.statements()) {
-        used = used || (s.write.tensor->id() == t && uses_loop(s.write, d_.tile_order[pos]));
-        for (const auto& r : s.reads) used = used || (r.tensor->id() == t && uses_loop(r, d_.tile_order[pos]));
+        used = used || (s.write.tensor->id() == t && s.write.uses(d_.tile_order[pos]));
+        for (const auto& r : s.reads) used = used || (r.tensor->id() == t && r.uses(d_.tile_order[pos]));
       }
       if (used) out.push_back(pos);
     }
@@ -320,7 +313,7 @@ private:
       for (size_t dim = 0; dim < d_.space.size() && pad_.zero_padded && !route.chain_dim; ++dim) {
         bool flows = std::any_of(out_.flow_chains.begin(), out_.flow_chains.end(),
                                  [&](const auto& c) { return c.second == static_cast<int>(dim); });
-        if (!uses_loop(a, d_.space[dim]) && !flows) route.chain_dim = static_cast<int>(dim);
+        if (!a.uses(d_.space[dim]) && !flows) route.chain_dim = static_cast<int>(dim);
       }
       (route.chain_dim ? route.chain : route.network) = all;
       out_.reads.push_back(std::move(route));

@@ -598,16 +598,10 @@ private:
     }
     if (!recurrence || initialized) return 1;
     auto indexes = [&](const loop_id& l) {  // some access of the tensor is indexed by l
-      auto by = [&](const access_info& a) {
-        for (const auto& index : a.index)
-          for (const auto& x : index.loops())
-            if (x->loop_identity() == l) return true;
-        return false;
-      };
       for (const auto& st : prog_.statements()) {
-        if (st.write.tensor->id() == b.tensor && by(st.write)) return true;
+        if (st.write.tensor->id() == b.tensor && st.write.uses(l)) return true;
         for (const auto& r : st.reads)
-          if (r.tensor->id() == b.tensor && by(r)) return true;
+          if (r.tensor->id() == b.tensor && r.uses(l)) return true;
       }
       return false;
     };

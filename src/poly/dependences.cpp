@@ -190,7 +190,7 @@ public:
         const auto* array = array_of(r.tensor);
         if (!array->written)
           for (size_t l = 0; l < sink.loops.size(); ++l)
-            if (!uses_loop(r, sink.loops[l])) add(dep_kind::read, sink, r, isl::union_map(reuse_along(sink, r, l)));
+            if (!r.uses(sink.loops[l])) add(dep_kind::read, sink, r, isl::union_map(reuse_along(sink, r, l)));
       }
       auto writes = accesses_of(sink.write.tensor, true);
       add(dep_kind::output, sink, sink.write, flow(sink.write, writes, {}, {}));
@@ -208,13 +208,6 @@ private:
     for (const auto& a : p_.arrays())
       if (a.tensor == t) return &a;
     return nullptr;
-  }
-
-  static bool uses_loop(const access_info& a, const loop_id& loop) {
-    for (const auto& x : a.index)
-      for (const auto& l : x.loops())
-        if (l->loop_identity() == loop) return true;
-    return false;
   }
 
   // { S[x] -> S[x + e_l] } within the statement's domain: the next read of the same element

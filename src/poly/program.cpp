@@ -20,6 +20,13 @@ std::string access_info::str() const {
   return fmt::format("{}({})", tensor->name, fmt::join(idx, ", "));
 }
 
+bool access_info::uses(const loop_id& l) const {
+  for (const auto& x : index)
+    for (const auto& s : x.loops())
+      if (s->loop_identity() == l) return true;
+  return false;
+}
+
 const access_info& statement_info::access(const access_ref& a) const {
   SADSL_INTERNAL_ASSERT(a.statement == id, "access of another statement");
   SADSL_INTERNAL_ASSERT(a.read < static_cast<int>(reads.size()), "no such read");

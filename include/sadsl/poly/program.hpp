@@ -19,6 +19,8 @@ struct access_info {
   std::vector<affine> index;
   isl::map relation;
   std::string str() const;
+  /// Whether some index expression mentions loop l (the access moves along it).
+  bool uses(const loop_id& l) const;
 };
 
 /// One access of one statement, by position: the write, or read number `read` (in
