@@ -83,6 +83,9 @@ expr after_last(tile_range r, const expr& n) {
 // run to their own steps.
 struct in_phase {
   expr start, main, epilogue;
+  // An input that runs in every tile of the phase: its main after the PEs' start (the latest
+  // `start` of the inputs that run), were it held up until then (compose_latency).
+  std::optional<expr> after_start;
 };
 
 // The terms below are written so that the exact search can bound them (tune/bound.cpp): sums
@@ -113,6 +116,13 @@ in_phase within_phase(const tile_frame& f, const module_timing& m) {
   out.main = when_present(input ? m.fill + m.latency + steps + m.wavefront : steps);
   if (input) out.start = when_present(m.fill + m.latency + m.wavefront);
   if (m.role == model::module_role::output) out.epilogue = when_present(m.drain);
+  // Its double buffer holds one tile beyond the one the PEs wait for: by the PEs' start it has
+  // filled two tiles, and its later ones follow the PEs' first tile. Where the PEs start late
+  // (another input fills a longer first tile: an inout C loaded in some tiles), it cannot use the
+  // wait: the PEs' first tile and then, from its third tile on, its steps; its last tile's feed.
+  if (input && every_tile)
+    out.after_start = m.step.same_as(f.pe_tile) ? runs * f.pe_tile
+                                                 : f.pe_tile + at_least_two(runs) * f.pe_tile + model::max(expr(0), runs - expr(2)) * m.step;
   return out;
 }
 
@@ -176,14 +186,28 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
   auto input = [&](size_t i) { return modules[i].role == model::module_role::input; };
   auto take = [](std::optional<expr>& acc, const expr& x) { acc = acc ? model::max(*acc, x) : x; };
   // The inputs' latest start in each class; the PEs and the modules that wait for them add it.
-  std::vector<std::optional<expr>> starts;
+  // An input that runs in only some tiles of the phase (an inout C loaded at the first k tile)
+  // may start the PEs later than the ones that run in every tile could run ahead: their mains
+  // count from its start (after_start). Where every input runs in every tile, the one that starts
+  // last has the longest fill and moves at least as much a tile: the others' wait is hidden.
+  std::vector<std::optional<expr>> starts, holds;
   for (const phase_class& c : classes) {
-    std::optional<expr> start;
+    std::optional<expr> start, hold;
     for (size_t i = 0; i < modules.size(); ++i)
-      if (input(i) && runs_in(frame, modules[i], c)) take(start, own[i].start);
+      if (input(i) && runs_in(frame, modules[i], c)) {
+        take(start, own[i].start);
+        if (!own[i].after_start) take(hold, own[i].start);
+      }
     starts.push_back(start);
+    holds.push_back(hold);
   }
-  auto main_in = [&](size_t i, size_t c) { return input(i) ? own[i].main : own[i].main + starts[c].value_or(modules[i].wavefront); };
+  // The PEs and the modules that wait for them add the start to their own steps.
+  auto main_in = [&](size_t i, size_t c) {
+    if (!input(i)) return own[i].main + starts[c].value_or(modules[i].wavefront);
+    return own[i].after_start && holds[c] ? model::max(own[i].main, *holds[c] + *own[i].after_start) : own[i].main;
+  };
+  bool no_hold = std::none_of(holds.begin(), holds.end(), [](const auto& h) { return h.has_value(); });
+  bool one_hold = std::all_of(holds.begin(), holds.end(), [&](const auto& h) { return h && holds.front() && h->same_as(*holds.front()); });
   bool one_start = std::all_of(starts.begin(), starts.end(), [&](const auto& s) { return s && starts.front() && s->same_as(*starts.front()); });
   // The latest start of the inputs that run in every phase: each class's start is at least that.
   std::optional<expr> every_start;
@@ -212,7 +236,11 @@ std::vector<model::module_latency> compose_latency(const tile_frame& frame, cons
   }
   for (size_t i = 0; i < modules.size(); ++i) {
     if (everywhere[i]) {
-      main[i] = main[i] + phases * (one_start && !input(i) ? own[i].main + *starts.front() : own[i].main);
+      if (input(i) && !no_hold && !one_hold) {
+        for (size_t c = 0; c < classes.size(); ++c) main[i] = main[i] + classes[c].phases * main_in(i, c);
+      } else {
+        main[i] = main[i] + phases * (input(i) ? main_in(i, 0) : one_start ? own[i].main + *starts.front() : own[i].main);
+      }
       // The same sum, as the exact search bounds it best: a sum of class weights (each 0 at some
       // tiling) is bounded below by little, phases x a start by the product of the tile counts.
       if (!waits[i].is_constant(0)) main[i] = main[i] + (every_start ? model::max(phases * *every_start, waits[i]) : waits[i]);

@@ -118,6 +118,13 @@ void staggered_drains(const architecture& a, const symbols& s, std::vector<modul
     for (size_t i = 0; i < dims; ++i)
       if (!here[i].is_constant(0)) stagger[i] = stagger[i].is_constant(0) ? here[i] : model::max(stagger[i], here[i]);
   }
+  // Along a dim the PEs forward data (an exterior network), a PE runs at most a FIFO's depth
+  // (2 tokens) ahead of the next, so the groups of a tile end together, behind the last one to
+  // start: no group's send starts early (inout MM's [i,j] arrays: C's reload staggers the PEs along
+  // j, A's forwarding along j holds the first ones back).
+  std::vector<bool> coupled(dims, false);
+  for (const auto& net : a.networks)
+    if (net.along) coupled[static_cast<size_t>(*net.along)] = true;
   for (size_t n = 0; n < a.networks.size(); ++n) {
     const io_network& net = a.networks[n];
     if (net.input) continue;
@@ -129,7 +136,7 @@ void staggered_drains(const architecture& a, const symbols& s, std::vector<modul
     // chain end.
     for (size_t l = 1; l < net.cluster_order.size(); ++l) {
       size_t dim = static_cast<size_t>(net.cluster_order[l]);
-      if (stagger[dim].is_constant(0) || unknown[dim]) continue;
+      if (stagger[dim].is_constant(0) || unknown[dim] || coupled[dim]) continue;
       expr groups = s.grid(dim);
       expr first = model::max(filled[dim], stagger[dim]), last = model::max(filled[dim], groups * stagger[dim]);
       for (size_t k = 0; k < a.modules.size(); ++k) {

@@ -38,7 +38,8 @@ void set_wavefronts(const architecture& a, const symbols& s, const std::vector<e
 /// them, so the first groups, done earlier, are sent while the last ones still compute; an
 /// input's buffered chain along the dim starts the PEs along it together once its head has
 /// filled it, which takes back as much of the stagger. Shortens each such output module's drain
-/// (the last tile's send after the last PE) accordingly.
+/// (the last tile's send after the last PE) accordingly, except along a dim the PEs forward data
+/// along: their 2-deep FIFOs hold the first groups back until the last one runs.
 void staggered_drains(const architecture& a, const symbols& s, std::vector<module_timing>& timings);
 
 /// The wavefront without any input's stagger: sum over dims of (PEs - 1) x hop.
