@@ -4,6 +4,7 @@
 #include "sadsl/modeling/symbolic_architecture.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,6 +26,23 @@
 namespace sadsl {
 
 namespace {
+
+// Whether two DSL conditions are the same constraints (an if and its else share one).
+bool same_condition(const condition& a, const condition& b) {
+  if (a.constraints().size() != b.constraints().size()) return false;
+  for (size_t i = 0; i < a.constraints().size(); ++i) {
+    const auto &x = a.constraints()[i], &y = b.constraints()[i];
+    if (x.equality != y.equality || x.expr.constant() != y.expr.constant() || x.expr.terms().size() != y.expr.terms().size()) return false;
+    for (const auto& t : x.expr.terms())
+      if (y.expr.coefficient(t.symbol.get()) != t.coefficient) return false;
+  }
+  return true;
+}
+
+// Whether st reads the tensor it writes (a recurrence: C += ..., C = max(C, ...)).
+bool reads_itself(const statement_info& st) {
+  return std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == st.write.tensor->id(); });
+}
 
 using model::expr;
 using modeling::symbols;
@@ -589,14 +607,31 @@ private:
   // buffer persists across tiles (the loops indexing it outermost in the tile order, as
   // comm/routing.cpp keeps it), across a time loop's tiles. Where all of that is one iteration the
   // value passes straight through the PE, which has no such buffer.
-  expr carried_presence(const buffer& b) const {
-    bool recurrence = false, initialized = false;
-    for (const auto& st : prog_.statements()) {
-      if (st.write.tensor->id() != b.tensor) continue;
-      bool reads = std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == b.tensor; });
-      (reads ? recurrence : initialized) = true;
+  // Whether st, which writes its tensor without reading it, is an initialization under a guard at
+  // a loop that does not index the tensor whose else branch is every recurrence of the tensor
+  // (`if (k == 0) C = A B; else C += A B`): it starts the recurrence the way a loaded value does,
+  // so the PE's buffer exists where the recurrence carries a value, as for an inout tensor.
+  // (Without the else, the recurrence reads the initialized value in the same PE.)
+  bool starts_recurrence(const statement_info& st, const std::function<bool(const loop_id&)>& indexes) const {
+    auto carrying = [&](const guard& g) {
+      for (const auto& c : g.cond.constraints())
+        for (const auto& l : st.record->loops)
+          if (c.expr.coefficient(l.get()) != 0 && !indexes(l->loop_identity())) return true;
+      return false;
+    };
+    for (const auto& g : st.record->guards) {
+      if (!carrying(g)) continue;
+      auto in_else = [&](const statement_info& other) {
+        if (other.write.tensor->id() != st.write.tensor->id() || !reads_itself(other)) return true;
+        return std::any_of(other.record->guards.begin(), other.record->guards.end(),
+                           [&](const guard& h) { return h.negated != g.negated && same_condition(h.cond, g.cond); });
+      };
+      if (std::all_of(prog_.statements().begin(), prog_.statements().end(), in_else)) return true;
     }
-    if (!recurrence || initialized) return 1;
+    return false;
+  }
+
+  expr carried_presence(const buffer& b) const {
     auto indexes = [&](const loop_id& l) {  // some access of the tensor is indexed by l
       for (const auto& st : prog_.statements()) {
         if (st.write.tensor->id() == b.tensor && st.write.uses(l)) return true;
@@ -605,6 +640,13 @@ private:
       }
       return false;
     };
+    bool recurrence = false, initialized = false;
+    for (const auto& st : prog_.statements()) {
+      if (st.write.tensor->id() != b.tensor) continue;
+      if (reads_itself(st)) recurrence = true;
+      else if (!starts_recurrence(st, indexes)) initialized = true;
+    }
+    if (!recurrence || initialized) return 1;
     size_t key = 0;
     while (key < d_.tile_order.size() && indexes(d_.tile_order[key])) ++key;
     bool persists = true;

@@ -353,36 +353,50 @@ TEST_CASE("an inout C: a reload that staggers PEs coupled by a forwarding networ
   CHECK(seen == 2);
 }
 
-TEST_CASE("a guarded design whose tiles differ in cycles even when whole has no model, and says why", "[modeling]") {
-  // MM with C initialized under k == 0: where k is a time loop the first k-tile's PEs run the
-  // initialization and k_t1 - 1 accumulations, the others k_t1; the model's one cycle count per
-  // tile cannot say that, so those designs are refused. Where k is in space every tile is alike:
-  // modeled, and within 2%.
+TEST_CASE("MM with C initialized under k == 0 (an if/else on a band loop's end): every design within 2%", "[modeling]") {
+  // Where k is a time loop the first k-tile's PEs run the initialization block (`if (t == 0)`)
+  // and k_t1 - 1 accumulations, the others k_t1: every tile takes k_t1 iterations, which the model
+  // counts (part_cost.cpp). Where k is in space every tile is alike.
   kernel k = sadsl::testing::mm_explicit_init(24);
   std::mt19937_64 rng(12);
   std::vector<row> rows;
-  int refused = 0;
   for (const auto& d : designs(k)) {
     INFO(d.name());
-    bool k_space = std::any_of(d.space.begin(), d.space.end(), [](const loop_id& l) { return l.name() == "k"; });
-    if (!k_space) {
-      CHECK_THAT(sadsl::testing::message_of([&] { performance_model(d); }),
-                 Catch::StartsWith("design " + d.name() + ", module PE, part compute: cycles per tile: the model says"));
-      ++refused;
-      continue;
-    }
     model::design_model m = performance_model(d);
     for (const auto& p : legal_points(d, m, 2, rng)) rows.push_back(compare(d, m, p, "explicit init", factors_text(d, p)));
   }
   print_table(rows);
-  CHECK(refused == 9);  // [i], [j] and [i,j]: k in time
-  CHECK(rows.size() == 18);
+  CHECK(rows.size() == 36);
   for (const auto& r : rows) {
     INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
     CHECK(r.resources_exact);
     CHECK(std::abs(r.error()) <= 0.02);
     CHECK(r.ports == "");
   }
+}
+
+TEST_CASE("a guarded design whose part the template cannot tell has no model, and says why", "[modeling]") {
+  // The explicit init, and E written at k's last iteration: where k alone is in space, only the
+  // last k-PE writes E, and E's drain collects nothing at the template's tiles; such designs are
+  // refused with the part that disagrees. The others are modeled (their latency is not asserted:
+  // the last phase's two drains, C's and E's, run one after another where the model overlaps
+  // them, up to 3.9% under: docs/modeling.md, "Open").
+  kernel k = sadsl::testing::mm_init_and_last(24);
+  int refused = 0, modeled = 0;
+  for (const auto& d : designs(k)) {
+    INFO(d.name());
+    std::string why = sadsl::testing::message_of([&] { performance_model(d); });
+    if (why == "(no sadsl::error)") {
+      ++modeled;
+      continue;
+    }
+    CHECK_THAT(why, Catch::StartsWith("design " + d.name() + ", module E_drain_IO_L1_out, part collect: cycles per tile: the model "
+                                      "says 64 (i_t1 / i_t2 * (j_t1 / j_t2 * (i_t2 * j_t2))), the architecture at the template "
+                                      "point has 0; sadsl cannot model this design yet"));
+    ++refused;
+  }
+  CHECK(refused == 3);  // [k]: k alone in space
+  CHECK(modeled == 15);
 }
 
 TEST_CASE("loops that must pad a shared size alike: elsewhere illegal in the model and guarded", "[modeling]") {

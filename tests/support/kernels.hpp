@@ -70,6 +70,20 @@ inline kernel mm_explicit_init(int64_t n) {
   return k;
 }
 
+/// mm_explicit_init, and a second output written at k's last iteration.
+inline kernel mm_init_and_last(int64_t n) {
+  kernel k("mm_init_and_last");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.output<float>("C", {N, N});
+  auto E = k.output<float>("E", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  if_(r == 0, [&] { C(i, j) = A(i, r) * B(r, j); }).else_([&] { C(i, j) += A(i, r) * B(r, j); });
+  if_(r == N - 1, [&] { E(i, j) = A(i, r) + B(r, j); });
+  return k;
+}
+
 /// MM with one size for i, j and k: loops that share a param pad it together (zero-padded where
 /// their first-level factors pad it alike, guarded elsewhere).
 inline kernel mm_square(int64_t n) {
