@@ -1,7 +1,7 @@
 #pragma once
-// Internal: the two forms in which a model's evaluation is written as C++: scalar (one point, any
-// platform) and AVX2 (four points per instruction, x86-64, selected at load time). Both use the
-// same IEEE operations in the same order, so their results are bit-identical.
+// Internal: the forms in which a model's evaluation is written as C++: scalar (one point, any
+// platform), AVX2 (four points per instruction) and AVX-512 (eight), both x86-64, selected at load
+// time. All use the same IEEE operations in the same order, so their results are bit-identical.
 #include <string>
 #include <vector>
 
@@ -44,10 +44,27 @@ public:
                                              const std::string& hi, const std::string& term) const = 0;
 };
 
+/// An x86-64 vector instruction set a model's evaluation is written for, and the names of its
+/// form's types and helpers.
+struct vector_isa {
+  std::size_t lanes;           ///< doubles per vector
+  std::string suffix;          ///< of its functions: sadsl_evaluate_<suffix>
+  std::string target;          ///< the target attribute of its functions
+  std::string cpu_feature;     ///< what __builtin_cpu_supports checks before it runs
+  std::string values, masks, unsigned_lanes;  ///< its vector types
+  std::string splat, gather;   ///< its helpers whose arguments are not vectors
+};
+const vector_isa& avx2_isa();
+const vector_isa& avx512_isa();
+
 const dialect& scalar_dialect();
 /// The AVX2 form: sadsl_evaluate_avx2(points, stride, out, limits), four points `stride` doubles
 /// apart (0: one point in every lane).
 const dialect& avx2_dialect();
+/// The AVX-512 form: sadsl_evaluate_avx512(points, stride, out, limits), eight points.
+const dialect& avx512_dialect();
+/// The types and helpers a vector form's evaluation calls, for the model's prelude.
+std::string vector_helpers(const vector_isa& isa);
 
 /// The evaluation function of `model` in `form`.
 std::string evaluation_function(const design_model& model, const dialect& form);

@@ -154,11 +154,13 @@ void publish(const std::filesystem::path& staged, const std::filesystem::path& f
 // nothing (MM's 18 models with GCC 12: 1.8 -> 1.4 s of CPU, evaluation as fast or faster):
 // scheduling after register allocation, partial redundancy elimination (tree and RTL), SLP
 // vectorization (the code is vector code already), points-to analysis, value-range propagation,
-// the "expensive" RTL optimizations, and inlining beyond the helpers marked inline.
+// the "expensive" RTL optimizations, inlining beyond the helpers marked inline, and cloning the
+// evaluation function for the single point's row stride of 0 (with AVX-512 a third of the compile
+// time, 0.35 -> 0.25 s for an MM model, batches as fast).
 const std::vector<std::string>& lean_gcc_flags() {
   static const std::vector<std::string> flags = {
       "-fno-schedule-insns2", "-fno-tree-pre", "-fno-gcse", "-fno-tree-slp-vectorize", "-fno-tree-pta",
-      "-fno-tree-vrp", "-fno-expensive-optimizations", "-fno-inline-small-functions"};
+      "-fno-tree-vrp", "-fno-expensive-optimizations", "-fno-inline-small-functions", "-fno-ipa-cp-clone"};
   return flags;
 }
 
@@ -210,13 +212,14 @@ void compile(const std::string& compiler, const jit_options& options, const std:
   publish(staged, library);
 }
 
-// Whether this process runs on a machine with AVX2 (the generated AVX2 path's requirement).
-bool host_has_avx2() {
+// The widest vector path of the generated source this process's machine runs, as the macro that
+// builds that path alone: AVX-512 (avx512f), AVX2, or none.
+const char* host_path_macro() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
+  if (__builtin_cpu_supports("avx512f")) return "-DSADSL_AVX512_ONLY";
+  if (__builtin_cpu_supports("avx2")) return "-DSADSL_AVX2_ONLY";
 #endif
+  return nullptr;
 }
 
 std::string quoted_model(const std::string& name) { return "model \"" + name + "\""; }
@@ -237,8 +240,10 @@ struct compiler_setup {
 
   explicit compiler_setup(const jit_options& given) : options(given) {
     const auto& flags = options.flags;
-    bool scalar_asked = std::find(flags.begin(), flags.end(), "-DSADSL_SCALAR_ONLY") != flags.end();
-    if (options.host_path_only && !scalar_asked && host_has_avx2()) options.flags.push_back("-DSADSL_AVX2_ONLY");
+    bool path_asked = false;
+    for (const char* path : {"-DSADSL_SCALAR_ONLY", "-DSADSL_AVX2_ONLY", "-DSADSL_AVX512_ONLY"})
+      path_asked = path_asked || std::find(flags.begin(), flags.end(), path) != flags.end();
+    if (options.host_path_only && !path_asked && host_path_macro()) options.flags.push_back(host_path_macro());
     compiler = find_cxx_compiler(options);
     configuration = compiler;
     for (const std::string& flag : options.flags) configuration += " " + flag;

@@ -3,6 +3,7 @@
 // one point per call or in a batch, through the path this machine runs and the scalar one.
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "sadsl/model/compile.hpp"
@@ -30,21 +31,35 @@ inline std::vector<std::size_t> rows_differing(const compiled_model& compiled, c
   return differ;
 }
 
+// Whether this machine runs AVX-512 (the generated AVX-512 path's requirement, avx512f).
+inline bool host_runs_avx512() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx512f");
+#else
+  return false;
+#endif
+}
+
 // The rows (points of m's parameters, one after another) whose metrics from the JIT-compiled model,
 // one point per call or in a batch, differ in any bit from `expected`: compiled as the JIT builds
-// it for this machine (the AVX2 path where the machine has it, one point in four lanes) and with
-// the scalar path only (SADSL_SCALAR_ONLY, as a machine without AVX2 runs it).
+// it for this machine (the AVX-512 or AVX2 path where the machine has it, one point in every
+// lane), with the scalar path only (SADSL_SCALAR_ONLY, as a machine without AVX2 runs it) and,
+// on a machine with AVX-512, with the AVX2 path only too (as a machine without AVX-512 runs it).
 inline std::vector<std::size_t> compiled_rows_differing(const design_model& m, const char* cache_name, const std::vector<double>& points,
                                                  const std::vector<metrics>& expected, const device_limits& limits) {
   temporary_cache cache(cache_name);
   jit_options options;
   options.cache_dir = cache.dir;
   std::vector<std::size_t> differ = rows_differing(jit_compile(m, options), points, expected, limits);
-  jit_options scalar = options;
-  scalar.host_path_only = false;
-  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");
-  for (std::size_t r : rows_differing(jit_compile(m, scalar), points, expected, limits))
-    if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
+  std::vector<std::string> others = {"-DSADSL_SCALAR_ONLY"};
+  if (host_runs_avx512()) others.push_back("-DSADSL_AVX2_ONLY");
+  for (const std::string& path : others) {
+    jit_options only = options;
+    only.host_path_only = false;
+    only.flags.push_back(path);
+    for (std::size_t r : rows_differing(jit_compile(m, only), points, expected, limits))
+      if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
+  }
   return differ;
 }
 

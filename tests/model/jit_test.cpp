@@ -12,6 +12,7 @@
 #include "sadsl/model/evaluator.hpp"
 #include "sadsl/model/odyssey.hpp"
 #include "sadsl/tune/device.hpp"
+#include "compiled_rows.hpp"
 #include "test_support.hpp"
 
 using namespace sadsl::model;
@@ -102,7 +103,7 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
   device_limits u250 = sadsl::tune::builtin_device("u250").limits();
   jit_options host = options_in(cache), portable = options_in(cache), scalar = options_in(cache);
   portable.host_path_only = false;
-  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");  // kept even where the host has AVX2
+  scalar.flags.push_back("-DSADSL_SCALAR_ONLY");  // kept even where the host has AVX2 or AVX-512
   std::vector<metrics> found;
   for (const jit_options* options : {&host, &portable, &scalar}) {
     std::vector<double> point = optimum_point(model);
@@ -113,8 +114,9 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
   }
   CHECK(std::memcmp(&found[0], &found[1], sizeof(metrics)) == 0);
   CHECK(std::memcmp(&found[0], &found[2], sizeof(metrics)) == 0);
-  // One library per build: with AVX2 the host's is its own (-DSADSL_AVX2_ONLY); without, it is
-  // the portable one, whose AVX2 path is left out at compile time on other machines only.
+  // One library per build: with AVX2 or AVX-512 the host's is its own (-DSADSL_AVX2_ONLY or
+  // -DSADSL_AVX512_ONLY); without, it is the portable one, whose vector paths are left out at
+  // compile time on other machines only.
   std::size_t libraries = 0;
   for (const auto& file : files_in(cache.dir)) libraries += file.extension() == ".so" ? 1 : 0;
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -123,10 +125,22 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
   CHECK(libraries == 2u);
 #endif
 
-  // Both paths left out is refused by the source itself, with the reason.
+  // On a machine with AVX-512 the host's build runs it; the AVX2 path alone (as a machine without
+  // AVX-512 runs it) gives the same bits.
+  if (testing::host_runs_avx512()) {
+    jit_options avx2 = options_in(cache);
+    avx2.host_path_only = false;
+    avx2.flags.push_back("-DSADSL_AVX2_ONLY");
+    std::vector<double> point = optimum_point(model);
+    metrics m;
+    jit_compile(model, avx2).evaluate(point.data(), &m, &u250);
+    CHECK(std::memcmp(&found[0], &m, sizeof(metrics)) == 0);
+  }
+
+  // Two paths alone at once is refused by the source itself, with the reason.
   portable.flags.insert(portable.flags.end(), {"-DSADSL_SCALAR_ONLY", "-DSADSL_AVX2_ONLY"});
   CHECK_THROWS_WITH(jit_compile(model, portable),
-                    Catch::Contains("SADSL_AVX2_ONLY needs the AVX2 path: x86-64, GCC or Clang, no SADSL_SCALAR_ONLY"));
+                    Catch::Contains("at most one of SADSL_SCALAR_ONLY, SADSL_AVX2_ONLY and SADSL_AVX512_ONLY"));
 }
 
 TEST_CASE("emitted source is deterministic and matches the checked-in copy", "[jit]") {

@@ -180,6 +180,7 @@ TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exa
   std::string source = emit_cpp(m);
   CHECK(source.find("sadsl_affine_sum(") != std::string::npos);
   CHECK(source.find("sadsl_affine_sum_avx2(") != std::string::npos);
+  CHECK(source.find("sadsl_affine_sum_avx512(") != std::string::npos);
 
   std::mt19937_64 random(2027);
   auto pick = [&](int a, int b) { return double(std::uniform_int_distribution<int>(a, b)(random)); };

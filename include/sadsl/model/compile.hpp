@@ -89,16 +89,19 @@ struct jit_options {
   /// The compiler. Empty: $SADSL_CXX, else the first of c++, g++, clang++ on $PATH.
   std::string compiler;
   std::vector<std::string> flags = {"-O3", "-std=c++17", "-fPIC", "-shared", "-ffp-contract=off"};
-  /// Compile only the evaluation path this machine runs: on one with AVX2 the flags gain
-  /// -DSADSL_AVX2_ONLY (no scalar function: about half the compile time; single points go through
-  /// the AVX2 path in four lanes, which is faster) unless they hold -DSADSL_SCALAR_ONLY. False
-  /// builds the portable library (both paths, chosen at load), as sources compiled ahead of time are.
+  /// Compile only the evaluation path this machine runs: on one with AVX-512 (avx512f) the flags
+  /// gain -DSADSL_AVX512_ONLY, on one with AVX2 -DSADSL_AVX2_ONLY (no scalar function: a third to
+  /// a half of the compile time; single points go through the vector path in every lane, which is
+  /// faster) unless they hold one of these or -DSADSL_SCALAR_ONLY. False builds the portable
+  /// library (every path, the widest the machine runs chosen at load), as sources compiled ahead
+  /// of time are.
   bool host_path_only = true;
   /// With GCC, the flags gain switches that leave out optimization passes costing a quarter of the
   /// compile time and giving the models' straight-line vector code nothing (-fno-schedule-insns2,
   /// -fno-tree-pre, -fno-gcse, -fno-tree-slp-vectorize, -fno-tree-pta, -fno-tree-vrp,
-  /// -fno-expensive-optimizations, -fno-inline-small-functions; the values are the same). Other
-  /// compilers (told apart by their --version, once per process) get the flags as given.
+  /// -fno-expensive-optimizations, -fno-inline-small-functions, -fno-ipa-cp-clone; the values are
+  /// the same). Other compilers (told apart by their --version, once per process) get the flags
+  /// as given.
   bool lean_gcc_passes = true;
   /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
   /// or the deadline passes: a time budget includes the compilation.

@@ -1,0 +1,287 @@
+// The vector forms of a model's evaluation (AVX2: four points per instruction, AVX-512: eight),
+// written with GCC / Clang vector extensions, and the helpers they call. Both forms are the same
+// text but for the vector width, the instruction set's target attribute and the builtins of
+// rounding, min and max, so they compute lane for lane what the scalar form computes.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emit_dialect.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::model::emit {
+namespace {
+
+std::string replaced_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// `item` for each lane (`$` its index), joined by `separator`.
+std::string each_lane(std::size_t lanes, const std::string& item, const std::string& separator) {
+  std::string out;
+  for (std::size_t l = 0; l < lanes; ++l) out += (l ? separator : "") + replaced_all(item, "$", std::to_string(l));
+  return out;
+}
+
+// Lane l's parameters are row l of `points` (`stride` doubles each; a stride of 0 puts one point
+// in every lane); its parameter i is gathered straight from there, not from a transposed copy: a
+// vector load of scalar stores cannot be forwarded from the store buffer and stalls. Metric k
+// goes to out[lanes * k + l].
+class vector_form final : public dialect {
+public:
+  explicit vector_form(const vector_isa& isa) : isa_(isa) {}
+  std::string constant(double v) const override { return isa_.splat + "(" + scalar_dialect().constant(v) + ")"; }
+  std::string operation(op kind, const std::string& a, const std::string& b) const override {
+    switch (kind) {
+      case op::add: return "(" + a + " + " + b + ")";
+      case op::sub: return "(" + a + " - " + b + ")";
+      case op::mul: return "(" + a + " * " + b + ")";
+      case op::div: return "(" + a + " / " + b + ")";
+      case op::floor_div: return operation(op::floor, operation(op::div, a, b), "");
+      case op::ceil_div: return operation(op::ceil, operation(op::div, a, b), "");
+      // sadsl_min(x, y) = x < y ? x : y, exactly the scalar (b < a ? b : a).
+      case op::min: return "sadsl_min(" + b + ", " + a + ")";
+      case op::max: return "sadsl_max(" + b + ", " + a + ")";
+      case op::ceil: return "sadsl_ceil(" + a + ")";
+      case op::floor: return "sadsl_floor(" + a + ")";
+      case op::pow2_divisor: return "sadsl_pow2_divisor_" + isa_.suffix + "(" + a + ", " + b + ")";
+      case op::constant: case op::parameter: case op::index: case op::sum: break;
+    }
+    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
+  }
+  std::string power_of_two_reciprocal(const std::string& b) const override {
+    return "sadsl_pow2_reciprocal_" + isa_.suffix + "(" + b + ")";
+  }
+  std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
+    switch (relation) {
+      case constraint::kind::at_least: return "(" + lhs + " >= " + rhs + ")";
+      case constraint::kind::at_most: return "(" + lhs + " <= " + rhs + ")";
+      case constraint::kind::power_of_two: return "sadsl_power_of_two_" + isa_.suffix + "(" + lhs + ")";
+      case constraint::kind::divides: return "sadsl_divides_" + isa_.suffix + "(" + lhs + ", " + rhs + ")";
+    }
+    SADSL_INTERNAL_ASSERT(false, "unknown constraint kind");
+  }
+  std::string both(const std::string& a, const std::string& b) const override { return "(" + a + " & " + b + ")"; }
+  std::string one_if(const std::string& mask) const override { return "sadsl_one_if(" + mask + ")"; }
+  std::string value_type() const override { return isa_.values; }
+  std::string mask_type() const override { return isa_.masks; }
+  std::string all_true() const override { return isa_.masks + "{" + each_lane(isa_.lanes, "-1", ", ") + "}"; }
+  std::string load_parameter(std::size_t i) const override {
+    return isa_.gather + "(points + " + std::to_string(i) + ", stride)";
+  }
+  std::string store_parameter(std::size_t i, const std::string& value) const override {
+    return "sadsl_scatter(points + " + std::to_string(i) + ", stride, " + value + ");";
+  }
+  std::string store_metric(const std::string& field, const std::string& value) const override {
+    return "sadsl_store(out + " + std::to_string(isa_.lanes) + " * sadsl_" + field + ", " + value + ");";
+  }
+  std::string limit(const std::string& field) const override { return isa_.splat + "(limits->" + field + ")"; }
+  std::string signature() const override {
+    return "__attribute__((target(\"" + isa_.target + "\"))) inline void sadsl_evaluate_" + isa_.suffix +
+           "(double* points, std::size_t stride, double* out, const sadsl_limits* limits)";
+  }
+  // One loop for all lanes: each lane's index starts at its own lower bound and steps by 1.0, as
+  // the scalar loop's does, and the lane adds a term while its index is within its own bound
+  // (else +0.0, which leaves its total as it is), so each lane adds the terms the scalar code adds,
+  // in the same order, for any bounds. The loop ends when no lane is within its bound. A lane
+  // whose bounds are not finite is NaN.
+  std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
+                                    const std::string& hi) const override {
+    std::string ok = total + "_ok", on = total + "_on", zero = isa_.splat + "(0.0)";
+    return {"const " + isa_.masks + " " + ok + " = ((" + lo + " - " + lo + ") == " + zero + ") & ((" + hi + " - " + hi +
+                ") == " + zero + ");",
+            isa_.values + " " + total + " = (" + isa_.values + ")((" + isa_.masks + ")" + isa_.splat +
+                "(__builtin_nan(\"\")) & ~" + ok + ");",
+            "for (" + isa_.values + " " + index + " = " + lo + ";; " + index + " = " + index + " + " + isa_.splat + "(1.0)) {",
+            "  const " + isa_.masks + " " + on + " = " + ok + " & (" + index + " <= " + hi + ");",
+            "  if (!(" + each_lane(isa_.lanes, on + "[$]", " | ") + ")) break;"};
+  }
+  std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&,
+                                     const std::string&, const std::string& term) const override {
+    return {total + " = " + total + " + (" + isa_.values + ")(" + total + "_on & (" + isa_.masks + ")" + term + ");"};
+  }
+  std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                               const std::string& m) const override {
+    return "sadsl_affine_sum_exact_" + isa_.suffix + "(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + ")";
+  }
+  std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
+                         const std::string& m, bool up) const override {
+    return "sadsl_affine_sum_" + isa_.suffix + "(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m +
+           (up ? ", true)" : ", false)");
+  }
+
+private:
+  const vector_isa& isa_;
+};
+
+// The helpers of one vector form. `$D`, `$I`, `$U` are its double, mask and unsigned vector types,
+// `$T` its target attribute, `$S` its suffix, `$SPLAT` and `$GATHER` its splat and gather (the
+// other helpers overload on the vector type); `$ALL(x)`, `$ANY(x)` and `$REP(x)` stand for
+// x[0] & x[1] & .., x[0] | x[1] | .. and x, x, .. over the lanes.
+const char* const helpers_text = R"(
+__attribute__(($T)) inline $D $SPLAT(double x) { return $D{$REP(x)}; }
+__attribute__(($T)) inline void sadsl_store(double* p, $D v) { __builtin_memcpy(p, &v, sizeof v); }
+// One parameter of consecutive points (rows of `stride` doubles), and back.
+__attribute__(($T)) inline $D $GATHER(const double* p, std::size_t stride) {
+  return $D{$GATHER_LANES};
+}
+__attribute__(($T)) inline void sadsl_scatter(double* p, std::size_t stride, $D v) {
+$SCATTER_LANES
+}
+$ROUNDING
+__attribute__(($T)) inline $D sadsl_one_if($I mask) {
+  return ($D)(mask & ($I)$SPLAT(1.0));
+}
+
+__attribute__(($T)) inline $I sadsl_power_of_two_$S($D x) {
+  const std::int64_t m = 0xFFFFFFFFFFFFFll;
+  const $I zero_mantissa = (($I)x & $I{$REP(m)}) == $I{$REP(0)};
+  return (x > $SPLAT(0.0)) & (x <= $SPLAT(__DBL_MAX__)) & zero_mantissa;
+}
+
+__attribute__(($T)) inline $I sadsl_divides_$S($D b, $D a) {
+  const $D q = a / b;
+  return (b != $SPLAT(0.0)) & (q == sadsl_floor(q));
+}
+// sadsl_pow2_divisor lane by lane, in unsigned lanes (the negation wraps).
+__attribute__(($T)) inline $D sadsl_pow2_divisor_$S($D a, $D b) {
+  const $D big = $SPLAT(0x1p52);
+  const std::uint64_t magnitude = 0x7FFFFFFFFFFFFFFFull;
+  const $D size = ($D)(($U)a & $U{$REP(magnitude)});
+  const $U bits = ($U)(size + big) | ($U)(b + big);
+  return ($D)((bits & (~bits + 1)) | ($U)big) - big;
+}
+__attribute__(($T)) inline $D sadsl_pow2_reciprocal_$S($D b) {
+  const std::uint64_t negate = 0x7FE0000000000000ull;
+  return ($D)($U{$REP(negate)} - ($U)b);
+}
+// sadsl_affine_sum_exact and sadsl_affine_sum lane by lane, in doubles: under the exactness
+// conditions every value below is an integer under 2^50 and every quotient's floor is exact (as
+// in the loop), so each lane's total is the scalar one. Lanes whose count has ended keep their
+// values (a blend), and the rounds go on while some lane has lattice points left.
+__attribute__(($T)) inline $I sadsl_integral($D x) {
+  return ((x - x) == $SPLAT(0.0)) & (x == sadsl_floor(x));
+}
+__attribute__(($T)) inline bool sadsl_affine_sum_exact_$S($D lo, $D hi, $D c, $D d, $D m) {
+  const $D zero = $SPLAT(0.0), one = $SPLAT(1.0), most = $SPLAT(16777216.0);
+  const $I ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
+                sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
+                (hi <= most) & ((hi + one) * (c + hi * d + m) <= $SPLAT(1125899906842624.0));
+  return ($ALL(ok)) != 0;
+}
+__attribute__(($T)) inline $D sadsl_select($I mask, $D yes, $D no) {
+  return ($D)((mask & ($I)yes) | (~mask & ($I)no));
+}
+__attribute__(($T)) inline $D sadsl_affine_sum_$S($D lo, $D hi, $D c, $D d, $D m, bool up) {
+  const $D zero = $SPLAT(0.0), one = $SPLAT(1.0);
+  $D n = hi - lo + one, a = d, b = c + lo * d + (up ? m - one : zero), total = zero;
+  $I active = n > zero;
+  while (($ANY(active)) != 0) {
+    const $D whole_a = sadsl_floor(a / m), whole_b = sadsl_floor(b / m);
+    total = total + ($D)(active & ($I)(whole_a * (n * (n - one) * $SPLAT(0.5)) + whole_b * n));
+    const $D rest_a = a - whole_a * m, rest_b = b - whole_b * m;
+    const $D highest = rest_a * n + rest_b;
+    const $I more = active & (highest >= m);
+    const $D next_n = sadsl_floor(highest / m);
+    n = sadsl_select(more, next_n, n);
+    b = sadsl_select(more, highest - next_n * m, b);
+    const $D swap = m;
+    m = sadsl_select(more, rest_a, m);
+    a = sadsl_select(more, swap, a);
+    active = more;
+  }
+  return total;
+}
+)";
+
+// Rounding toward -infinity or +infinity without the inexact exception, and vminpd(x, y) =
+// x < y ? x : y, vmaxpd(x, y) = x > y ? x : y, lane by lane: the same operations in both forms.
+const char* const avx2_rounding = R"(// Rounding modes of vroundpd: toward -infinity or +infinity, without the inexact exception.
+__attribute__(($T)) inline $D sadsl_floor($D x) { return __builtin_ia32_roundpd256(x, 0x9); }
+__attribute__(($T)) inline $D sadsl_ceil($D x) { return __builtin_ia32_roundpd256(x, 0xA); }
+// vminpd(x, y) = x < y ? x : y and vmaxpd(x, y) = x > y ? x : y, lane by lane.
+__attribute__(($T)) inline $D sadsl_min($D x, $D y) { return __builtin_ia32_minpd256(x, y); }
+__attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd256(x, y); })";
+
+// vrndscalepd's immediates 0x9 and 0xA are vroundpd's; its last operand and that of vminpd /
+// vmaxpd (4) is the current rounding direction. GCC's builtins of vminpd and vmaxpd take a
+// pass-through value and a mask besides, Clang's do not.
+const char* const avx512_rounding = R"(// Rounding of vrndscalepd: toward -infinity or +infinity, without the inexact exception.
+__attribute__(($T)) inline $D sadsl_floor($D x) { return __builtin_ia32_rndscalepd_mask(x, 0x9, x, (unsigned char)-1, 4); }
+__attribute__(($T)) inline $D sadsl_ceil($D x) { return __builtin_ia32_rndscalepd_mask(x, 0xA, x, (unsigned char)-1, 4); }
+// vminpd(x, y) = x < y ? x : y and vmaxpd(x, y) = x > y ? x : y, lane by lane.
+#ifdef __clang__
+__attribute__(($T)) inline $D sadsl_min($D x, $D y) { return __builtin_ia32_minpd512(x, y, 4); }
+__attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd512(x, y, 4); }
+#else
+__attribute__(($T)) inline $D sadsl_min($D x, $D y) { return __builtin_ia32_minpd512_mask(x, y, x, (unsigned char)-1, 4); }
+__attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd512_mask(x, y, x, (unsigned char)-1, 4); }
+#endif)";
+
+// Replaces `$NAME(arg)` by `expand(arg)` wherever it occurs.
+template <class Expand>
+std::string expanded_calls(std::string text, const std::string& name, Expand expand) {
+  std::string head = name + "(";
+  for (std::size_t at = text.find(head); at != std::string::npos; at = text.find(head, at)) {
+    std::size_t close = text.find(')', at);
+    std::string arg = text.substr(at + head.size(), close - at - head.size());
+    std::string value = expand(arg);
+    text.replace(at, close + 1 - at, value);
+    at += value.size();
+  }
+  return text;
+}
+
+}  // namespace
+
+const vector_isa& avx2_isa() {
+  static const vector_isa isa{4, "avx2", "avx2", "avx2", "sadsl_v4d", "sadsl_v4i", "sadsl_v4u", "sadsl_splat", "sadsl_gather"};
+  return isa;
+}
+
+const vector_isa& avx512_isa() {
+  static const vector_isa isa{8,           "avx512",           "avx512f",           "avx512f",
+                              "sadsl_v8d", "sadsl_v8i",        "sadsl_v8u",         "sadsl_splat_avx512",
+                              "sadsl_gather_avx512"};
+  return isa;
+}
+
+const dialect& avx2_dialect() {
+  static const vector_form instance(avx2_isa());
+  return instance;
+}
+
+const dialect& avx512_dialect() {
+  static const vector_form instance(avx512_isa());
+  return instance;
+}
+
+std::string vector_helpers(const vector_isa& isa) {
+  std::size_t n = isa.lanes, bytes = 8 * n;
+  std::string text = "// " + std::to_string(n) + " lanes of doubles, and the masks that comparisons of them give (all bits set or clear).\n"
+                     "typedef double " + isa.values + " __attribute__((vector_size(" + std::to_string(bytes) + ")));\n"
+                     "typedef std::int64_t " + isa.masks + " __attribute__((vector_size(" + std::to_string(bytes) + ")));\n"
+                     "typedef std::uint64_t " + isa.unsigned_lanes + " __attribute__((vector_size(" + std::to_string(bytes) + ")));\n" +
+                     helpers_text;
+  text = replaced_all(text, "$ROUNDING", n == 4 ? avx2_rounding : avx512_rounding);
+  std::string gathered, scattered;
+  for (std::size_t l = 0; l < n; ++l) {
+    std::string row = l == 0 ? "p[0]" : l == 1 ? "p[stride]" : "p[" + std::to_string(l) + " * stride]";
+    gathered += (l ? ", " : "") + row;
+    scattered += (l ? "\n  " : "  ") + row + " = v[" + std::to_string(l) + "];";
+  }
+  text = replaced_all(text, "$GATHER_LANES", gathered);
+  text = replaced_all(text, "$SCATTER_LANES", scattered);
+  text = expanded_calls(text, "$ALL", [&](const std::string& x) { return each_lane(n, x + "[$]", " & "); });
+  text = expanded_calls(text, "$ANY", [&](const std::string& x) { return each_lane(n, x + "[$]", " | "); });
+  text = expanded_calls(text, "$REP", [&](const std::string& x) { return each_lane(n, x, ", "); });
+  for (const auto& [token, value] : std::vector<std::pair<std::string, std::string>>{
+           {"$SPLAT", isa.splat}, {"$GATHER", isa.gather}, {"$T", "target(\"" + isa.target + "\")"},
+           {"$D", isa.values}, {"$I", isa.masks}, {"$U", isa.unsigned_lanes}, {"$S", isa.suffix}})
+    text = replaced_all(text, token, value);
+  return text;
+}
+
+}  // namespace sadsl::model::emit
