@@ -206,6 +206,23 @@ __attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d
   }
   return total;
 }
+__attribute__((target("avx2"))) inline void sadsl_store_points_avx2(const double* out, double* metrics) {
+  static_assert(sadsl_metric_count == 12, "three blocks of four metrics");
+#if defined(__clang__) || __GNUC__ >= 12
+  sadsl_v4d r[12];
+  __builtin_memcpy(r, out, sizeof r);
+  for (int g = 0; g < 12; g += 4) {
+    const sadsl_v4d t0 = __builtin_shufflevector(r[g], r[g + 1], 0, 4, 2, 6), t1 = __builtin_shufflevector(r[g], r[g + 1], 1, 5, 3, 7);
+    const sadsl_v4d t2 = __builtin_shufflevector(r[g + 2], r[g + 3], 0, 4, 2, 6), t3 = __builtin_shufflevector(r[g + 2], r[g + 3], 1, 5, 3, 7);
+    const sadsl_v4d point[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5), __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
+                         __builtin_shufflevector(t0, t2, 2, 3, 6, 7), __builtin_shufflevector(t1, t3, 2, 3, 6, 7)};
+    for (int l = 0; l < 4; ++l) __builtin_memcpy(metrics + 12 * l + g, &point[l], sizeof point[l]);
+  }
+#else
+  for (std::size_t l = 0; l < 4; ++l)
+    for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[l * sadsl_metric_count + k] = out[4 * k + l];
+#endif
+}
 #endif
 
 #ifdef SADSL_HAVE_AVX512_PATH
@@ -303,6 +320,36 @@ __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_affine_sum_avx512(sads
     active = more;
   }
   return total;
+}
+__attribute__((target("avx512f"))) inline void sadsl_store_points_avx512(const double* out, double* metrics) {
+  static_assert(sadsl_metric_count == 12, "a block of eight metrics and one of four");
+#if defined(__clang__) || __GNUC__ >= 12
+  sadsl_v8d r[12];
+  __builtin_memcpy(r, out, sizeof r);
+  // Pairs of rows: even lanes, odd lanes; then quads of rows: lanes m and m + 4.
+  sadsl_v8d t[12], u[12];
+  for (int k = 0; k < 12; k += 2) {
+    t[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+    t[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+  }
+  for (int k = 0; k < 12; k += 4)
+    for (int j = 0; j < 2; ++j) {
+      u[k + j] = __builtin_shufflevector(t[k + j], t[k + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[k + j + 2] = __builtin_shufflevector(t[k + j], t[k + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  // u[k + m] holds rows k .. k + 3 of lanes m (first half) and m + 4 (second half).
+  for (int m = 0; m < 4; ++m) {
+    const sadsl_v8d low = __builtin_shufflevector(u[m], u[4 + m], 0, 1, 2, 3, 8, 9, 10, 11);
+    const sadsl_v8d high = __builtin_shufflevector(u[m], u[4 + m], 4, 5, 6, 7, 12, 13, 14, 15);
+    __builtin_memcpy(metrics + 12 * m, &low, sizeof low);
+    __builtin_memcpy(metrics + 12 * (m + 4), &high, sizeof high);
+    __builtin_memcpy(metrics + 12 * m + 8, &u[8 + m], sizeof(double) * 4);
+    __builtin_memcpy(metrics + 12 * (m + 4) + 8, reinterpret_cast<const double*>(&u[8 + m]) + 4, sizeof(double) * 4);
+  }
+#else
+  for (std::size_t l = 0; l < 8; ++l)
+    for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[l * sadsl_metric_count + k] = out[8 * k + l];
+#endif
 }
 #endif
 
@@ -919,8 +966,7 @@ __attribute__((target("avx2"))) static void sadsl_model_a4f25b6e96a62fae_batch_a
   for (; start + 4 <= count; start += 4) {
     double out[sadsl_metric_count * 4];
     sadsl_evaluate_avx2(points + start * width, width, out, limits);
-    for (std::size_t l = 0; l < 4; ++l)
-      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[4 * k + l];
+    sadsl_store_points_avx2(out, metrics + start * sadsl_metric_count);
   }
   for (; start < count; ++start) sadsl_model_a4f25b6e96a62fae_point_avx2(points + start * width, metrics + start * sadsl_metric_count, limits);
 }
@@ -940,8 +986,7 @@ __attribute__((target("avx512f"))) static void sadsl_model_a4f25b6e96a62fae_batc
   for (; start + 8 <= count; start += 8) {
     double out[sadsl_metric_count * 8];
     sadsl_evaluate_avx512(points + start * width, width, out, limits);
-    for (std::size_t l = 0; l < 8; ++l)
-      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[8 * k + l];
+    sadsl_store_points_avx512(out, metrics + start * sadsl_metric_count);
   }
   for (; start < count; ++start) sadsl_model_a4f25b6e96a62fae_point_avx512(points + start * width, metrics + start * sadsl_metric_count, limits);
 }

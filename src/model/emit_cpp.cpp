@@ -184,8 +184,8 @@ std::string evaluation_code(const design_model& model) {
 
 // A vector path's entry points: points go `lanes` at a time through sadsl_evaluate_<suffix>,
 // which reads and writes their parameters in place; its metrics come back in lanes and are
-// transposed. A single point (and the rest of a batch) goes through it in every lane (a row
-// stride of 0), which is faster than the scalar function.
+// transposed (sadsl_store_points_<suffix>). A single point (and the rest of a batch) goes
+// through it in every lane (a row stride of 0), which is faster than the scalar function.
 std::string vector_entry_code(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa) {
   std::string n = std::to_string(parameters), lanes = std::to_string(isa.lanes), s = isa.suffix;
   std::string target = "__attribute__((target(\"" + isa.target + "\"))) static void ";
@@ -201,9 +201,7 @@ std::string vector_entry_code(const std::string& symbol, std::size_t parameters,
          "  for (; start + " + lanes + " <= count; start += " + lanes + ") {\n"
          "    double out[sadsl_metric_count * " + lanes + "];\n"
          "    sadsl_evaluate_" + s + "(points + start * width, width, out, limits);\n"
-         "    for (std::size_t l = 0; l < " + lanes + "; ++l)\n"
-         "      for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[(start + l) * sadsl_metric_count + k] = out[" +
-         lanes + " * k + l];\n"
+         "    sadsl_store_points_" + s + "(out, metrics + start * sadsl_metric_count);\n"
          "  }\n"
          "  for (; start < count; ++start) " + symbol + "_point_" + s + "(points + start * width, metrics + start * sadsl_metric_count, limits);\n"
          "}\n";
