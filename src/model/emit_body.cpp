@@ -241,6 +241,7 @@ void emit_metrics(linearizer& out, const design_model& model) {
 
 std::string evaluation_function(const design_model& model, const dialect& form) {
   linearizer out(form);
+  for (const std::string& text : form.load_parameters(model.params.size())) out.line(text);
   for (std::size_t i = 0; i < model.params.size(); ++i)
     out.line("[[maybe_unused]] " + form.value_type() + " " + numbered('p', i) + " = " + form.load_parameter(i) +
              ";  // " + comment_text(model.params[i].name));

@@ -58,6 +58,7 @@ public:
   std::string value_type() const override { return "double"; }
   std::string mask_type() const override { return "bool"; }
   std::string all_true() const override { return "true"; }
+  std::vector<std::string> load_parameters(std::size_t) const override { return {}; }
   std::string load_parameter(std::size_t i) const override { return "point[" + index_text(i) + "]"; }
   std::string store_parameter(std::size_t i, const std::string& value) const override {
     return "point[" + index_text(i) + "] = " + value + ";";

@@ -23,6 +23,8 @@ public:
   virtual std::string value_type() const = 0;
   virtual std::string mask_type() const = 0;
   virtual std::string all_true() const = 0;
+  /// Lines before the first load_parameter: where the form reads all `count` parameters at once.
+  virtual std::vector<std::string> load_parameters(std::size_t count) const = 0;
   virtual std::string load_parameter(std::size_t index) const = 0;
   virtual std::string store_parameter(std::size_t index, const std::string& value) const = 0;
   virtual std::string store_metric(const std::string& field, const std::string& value) const = 0;
@@ -53,6 +55,7 @@ struct vector_isa {
   std::string cpu_feature;     ///< what __builtin_cpu_supports checks before it runs
   std::string values, masks, unsigned_lanes;  ///< its vector types
   std::string splat, gather;   ///< its helpers whose arguments are not vectors
+  bool loads_transposed;       ///< parameters loaded in blocks and transposed, else gathered
 };
 const vector_isa& avx2_isa();
 const vector_isa& avx512_isa();
