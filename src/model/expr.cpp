@@ -169,6 +169,8 @@ std::uint32_t expr::depth() const { return node_->depth; }
 std::size_t expr::hash() const { return node_->hash; }
 
 bool expr::same_as(const expr& other) const {
+  if (node_ == other.node_) return true;
+  if (node_ && other.node_ && node_->hash != other.node_->hash) return false;  // most calls: no allocation
   std::vector<std::pair<const expr*, const expr*>> pending{{this, &other}};
   while (!pending.empty()) {
     auto [a, b] = pending.back();
@@ -217,7 +219,25 @@ expr make_node(op kind, expr a, expr b) {
 
 namespace {
 
-// Simplifications that are exact in IEEE arithmetic for all finite operands.
+// Whether `within`, read through nested `kind` nodes (min or max; at most `budget` of them), has
+// an operand equal to `e`.
+bool among_operands(op kind, const expr& within, const expr& e, int& budget) {
+  if (within.same_as(e)) return true;
+  if (within.kind() != kind || --budget < 0) return false;
+  return among_operands(kind, within.lhs(), e, budget) || among_operands(kind, within.rhs(), e, budget);
+}
+
+// max(x, y) where y is a max over x and others is y (min likewise): the latency's maxima over
+// the same modules' times nest so (the main phase over every module, then the tile over the
+// main phase and a few of the same modules), and this removes a twentieth of an MM model's
+// operations. 64 nested nodes are searched at most.
+bool absorbs(op kind, const expr& nested, const expr& e) {
+  int budget = 64;
+  return nested.kind() == kind && among_operands(kind, nested, e, budget);
+}
+
+// Simplifications that are exact in IEEE arithmetic for all finite operands (min and max up to
+// the sign of a zero).
 expr simplify_binary(op kind, const expr& a, const expr& b) {
   if (a.is_constant() && b.is_constant()) return expr(apply(kind, a.constant_value(), b.constant_value()));
   switch (kind) {
@@ -241,7 +261,8 @@ expr simplify_binary(op kind, const expr& a, const expr& b) {
       break;
     case op::min:
     case op::max:
-      if (a.same_as(b)) return a;
+      if (a.same_as(b) || absorbs(kind, a, b)) return a;
+      if (absorbs(kind, b, a)) return b;
       break;
     default: break;
   }

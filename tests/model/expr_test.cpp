@@ -33,6 +33,31 @@ TEST_CASE("simplification is exact and only where IEEE results cannot change", "
   CHECK(floor_div(n, t).is_integral());
 }
 
+TEST_CASE("a max over a value that a nested max already takes is the nested max (min likewise)", "[expr]") {
+  expr a = expr::parameter(0, "a"), b = expr::parameter(1, "b"), c = expr::parameter(2, "c");
+  expr nested = max(max(a + 1, b), c);
+  CHECK(max(b, nested).identity() == nested.identity());
+  CHECK(max(nested, a + 1).identity() == nested.identity());  // equal by structure, not identity
+  CHECK(max(nested, max(a + 1, b)).identity() == nested.identity());
+  CHECK(max(a, nested).kind() == op::max);  // a itself is not among its operands
+  CHECK(max(a, nested).identity() != nested.identity());
+  CHECK(min(b, min(a, b)).same_as(min(a, b)));
+  CHECK(min(b, max(a, b)).kind() == op::min);  // a max is no min: kept
+  // Through min or max nodes only: b within a sum is not taken.
+  CHECK(max(b, max(a + b, c)).kind() == op::max);
+  CHECK(max(b, max(a + b, c)).rhs().same_as(max(a + b, c)));
+  std::vector<double> point{3, -2, 5};
+  CHECK(evaluate(max(b, nested), point) == 5);
+  std::vector<double> other{7, 2, 3};
+  CHECK(evaluate(max(a + 1, max(max(a + 1, b), c)), other) == 8);
+  // A chain of 100 nested maxima is searched 64 deep at most: an operand below stays.
+  expr chain = a;
+  for (int k = 1; k <= 100; ++k) chain = max(chain, b + k);
+  CHECK(max(b + 100, chain).identity() == chain.identity());
+  CHECK(max(b + 1, chain).identity() != chain.identity());
+  CHECK(evaluate(max(b + 1, chain), point) == 98);
+}
+
 TEST_CASE("evaluation follows Python's arithmetic", "[expr]") {
   expr i = expr::parameter(0, "i"), i_t1 = expr::parameter(1, "i_t1");
   std::vector<double> point{1024, 129};
