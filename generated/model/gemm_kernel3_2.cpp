@@ -173,14 +173,23 @@ __attribute__((target("avx2"))) inline sadsl_v4d sadsl_pow2_reciprocal_avx2(sads
 // conditions every value below is an integer under 2^50 and every quotient's floor is exact (as
 // in the loop), so each lane's total is the scalar one. Lanes whose count has ended keep their
 // values (a blend), and the rounds go on while some lane has lattice points left.
+// x - floor(x) is 0 for an integer, in (0, 1) for another finite x and NaN for an infinite one.
 __attribute__((target("avx2"))) inline sadsl_v4i sadsl_integral(sadsl_v4d x) {
-  return ((x - x) == sadsl_splat(0.0)) & (x == sadsl_floor(x));
+  return (x - sadsl_floor(x)) == sadsl_splat(0.0);
 }
 __attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m) {
   const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0), most = sadsl_splat(16777216.0);
   const sadsl_v4i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
                 sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
                 (hi <= most) & ((hi + one) * (c + hi * d + m) <= sadsl_splat(1125899906842624.0));
+  return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
+}
+// The same where c and m are constants the emitter has checked (sadsl_affine_sum_exact's
+// conditions on them hold): a third of the operations.
+__attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_settled_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m) {
+  const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
+  const sadsl_v4i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(d) & (lo >= zero) & (d >= zero) &
+                (hi <= sadsl_splat(16777216.0)) & ((hi + one) * (c + hi * d + m) <= sadsl_splat(1125899906842624.0));
   return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
 }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_select(sadsl_v4i mask, sadsl_v4d yes, sadsl_v4d no) {
@@ -298,14 +307,23 @@ __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_pow2_reciprocal_avx512
 // conditions every value below is an integer under 2^50 and every quotient's floor is exact (as
 // in the loop), so each lane's total is the scalar one. Lanes whose count has ended keep their
 // values (a blend), and the rounds go on while some lane has lattice points left.
+// x - floor(x) is 0 for an integer, in (0, 1) for another finite x and NaN for an infinite one.
 __attribute__((target("avx512f"))) inline sadsl_v8i sadsl_integral(sadsl_v8d x) {
-  return ((x - x) == sadsl_splat_avx512(0.0)) & (x == sadsl_floor(x));
+  return (x - sadsl_floor(x)) == sadsl_splat_avx512(0.0);
 }
 __attribute__((target("avx512f"))) inline bool sadsl_affine_sum_exact_avx512(sadsl_v8d lo, sadsl_v8d hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m) {
   const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0), most = sadsl_splat_avx512(16777216.0);
   const sadsl_v8i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
                 sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
                 (hi <= most) & ((hi + one) * (c + hi * d + m) <= sadsl_splat_avx512(1125899906842624.0));
+  return (ok[0] & ok[1] & ok[2] & ok[3] & ok[4] & ok[5] & ok[6] & ok[7]) != 0;
+}
+// The same where c and m are constants the emitter has checked (sadsl_affine_sum_exact's
+// conditions on them hold): a third of the operations.
+__attribute__((target("avx512f"))) inline bool sadsl_affine_sum_exact_settled_avx512(sadsl_v8d lo, sadsl_v8d hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m) {
+  const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0);
+  const sadsl_v8i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(d) & (lo >= zero) & (d >= zero) &
+                (hi <= sadsl_splat_avx512(16777216.0)) & ((hi + one) * (c + hi * d + m) <= sadsl_splat_avx512(1125899906842624.0));
   return (ok[0] & ok[1] & ok[2] & ok[3] & ok[4] & ok[5] & ok[6] & ok[7]) != 0;
 }
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_select(sadsl_v8i mask, sadsl_v8d yes, sadsl_v8d no) {

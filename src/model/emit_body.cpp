@@ -1,5 +1,6 @@
 // The evaluation function of a model: straight-line code, each distinct subexpression computed
 // once into a local, in first-use order (deterministic).
+#include <cmath>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -52,6 +53,15 @@ std::optional<affine_rounding> affine_rounding_of(const expr& sum) {
   else if (is_index(product.rhs()) && !uses_index(product.lhs(), id)) r.slope = product.lhs();
   else return std::nullopt;
   return r;
+}
+
+// Whether a closed form's offset and divisor are constants that meet the exactness condition's
+// part on them (integers, c >= 0, 1 <= m <= 2^24), so the emitted check leaves that part out.
+bool settled(const affine_rounding& r) {
+  auto integer = [](double v) { return std::isfinite(v) && v == std::floor(v); };
+  if (!r.constant.is_constant() || !r.divisor.is_constant()) return false;
+  double c = r.constant.constant_value(), m = r.divisor.constant_value();
+  return integer(c) && integer(m) && c >= 0 && m >= 1 && m <= 16777216.0;
 }
 
 class linearizer {
@@ -127,7 +137,7 @@ private:
     std::string c = operand(rounding->constant), d = operand(rounding->slope), m = operand(rounding->divisor);
     std::string total = numbered('t', next_++);
     line(form_.value_type() + " " + total + ";");
-    line("if (" + form_.affine_sum_exact(lo, hi, c, d, m) + ") " + total + " = " +
+    line("if (" + form_.affine_sum_exact(lo, hi, c, d, m, settled(*rounding)) + ") " + total + " = " +
          form_.affine_sum(lo, hi, c, d, m, rounding->up) + ";");
     line("else {");
     std::string outer_indent = indent_;

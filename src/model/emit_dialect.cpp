@@ -81,7 +81,7 @@ public:
     return {total + " += " + term + ";"};
   }
   std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
-                               const std::string& m) const override {
+                               const std::string& m, bool) const override {
     return "sadsl_affine_sum_exact(" + lo + ", " + hi + ", " + c + ", " + d + ", " + m + ")";
   }
   std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,

@@ -38,8 +38,10 @@ public:
                                             const std::string& hi) const = 0;
   /// The sum over index = lo..hi of ceil((c + index x d) / m) (`up`) or floor(..), in closed
   /// form; it equals the loop's value where affine_sum_exact holds (a condition, in every lane).
+  /// `settled`: c and m are constants that meet the condition's part on them (integers, c >= 0,
+  /// 1 <= m <= 2^24), so the check may leave that part out.
   virtual std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c,
-                                       const std::string& d, const std::string& m) const = 0;
+                                       const std::string& d, const std::string& m, bool settled) const = 0;
   virtual std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c,
                                  const std::string& d, const std::string& m, bool up) const = 0;
   virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
