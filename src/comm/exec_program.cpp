@@ -213,29 +213,14 @@ private:
     if (type != isl_ast_expr_op_le && type != isl_ast_expr_op_lt) return;
     isl_ast_expr* lhs = isl_ast_expr_op_get_arg(cond, 0);
     isl_ast_expr* rhs = isl_ast_expr_op_get_arg(cond, 1);
-    if (isl_ast_expr_get_type(lhs) == isl_ast_expr_id && id_name(lhs) == iterator && !uses(rhs, iterator)) {
+    if (isl_ast_expr_get_type(lhs) == isl_ast_expr_id && id_name(lhs) == iterator &&
+        !mentions_id(rhs, [&](const char* name) { return iterator == name; })) {
       out.hoisted = true;
       out.strict = type == isl_ast_expr_op_lt;
       out.bound = expr(rhs);
     }
     isl_ast_expr_free(lhs);
     isl_ast_expr_free(rhs);
-  }
-
-  static bool uses(isl_ast_expr* e, const std::string& name) {
-    switch (isl_ast_expr_get_type(e)) {
-      case isl_ast_expr_id: return id_name(e) == name;
-      case isl_ast_expr_op: {
-        bool found = false;
-        for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !found; ++i) {
-          isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
-          found = uses(a, name);
-          isl_ast_expr_free(a);
-        }
-        return found;
-      }
-      default: return false;
-    }
   }
 
   compiled_block compile_block(const op_block& b) {

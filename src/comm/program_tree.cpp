@@ -182,6 +182,27 @@ private:
 
 }  // namespace
 
+bool mentions_id(isl_ast_expr* e, const std::function<bool(const char*)>& named) {
+  switch (isl_ast_expr_get_type(e)) {
+    case isl_ast_expr_id: {
+      isl_id* id = isl_ast_expr_get_id(e);
+      bool found = named(isl_id_get_name(id));
+      isl_id_free(id);
+      return found;
+    }
+    case isl_ast_expr_op: {
+      bool found = false;
+      for (int i = 0; !found && i < isl_ast_expr_op_get_n_arg(e); ++i) {
+        isl_ast_expr* arg = isl_ast_expr_op_get_arg(e, i);
+        found = mentions_id(arg, named);
+        isl_ast_expr_free(arg);
+      }
+      return found;
+    }
+    default: return false;
+  }
+}
+
 program_node program_from_isl(const isl::ast_node& root) { return from_isl(root.get()); }
 
 std::string program_text(const program_node& n) {

@@ -33,24 +33,7 @@ bool iterator_name(const std::string& name) {
 
 // Whether some id of e is an iterator (`iterators`) or a parameter (!`iterators`).
 bool mentions(isl_ast_expr* e, bool iterators) {
-  switch (isl_ast_expr_get_type(e)) {
-    case isl_ast_expr_id: {
-      isl_id* id = isl_ast_expr_get_id(e);
-      bool iterator = iterator_name(isl_id_get_name(id));
-      isl_id_free(id);
-      return iterator == iterators;
-    }
-    case isl_ast_expr_op: {
-      bool found = false;
-      for (int i = 0; !found && i < isl_ast_expr_op_get_n_arg(e); ++i) {
-        isl_ast_expr* arg = isl_ast_expr_op_get_arg(e, i);
-        found = mentions(arg, iterators);
-        isl_ast_expr_free(arg);
-      }
-      return found;
-    }
-    default: return false;
-  }
+  return mentions_id(e, [&](const char* name) { return iterator_name(name) == iterators; });
 }
 
 // A block that runs in some tiles only: guarded by the tile loops' values alone (`if (t2 == 0)`).

@@ -5,6 +5,7 @@
 // (src/comm/programs.cpp converts its AST); the architecture's readers (HLS code generation, the
 // executor, the timed simulation, the performance models) walk this tree only, so a program can
 // come from another generator without them noticing.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct program_node {
 /// The program of an isl AST. A user node annotated by the architecture builder (an isl id named
 /// "block" whose user pointer is the block's number plus one) calls that block; others call none.
 program_node program_from_isl(const isl::ast_node& root);
+
+/// Whether some identifier in `e` (a loop iterator or a parameter, by name) satisfies `named`;
+/// `e` is only read.
+bool mentions_id(isl_ast_expr* e, const std::function<bool(const char*)>& named);
 
 /// C-like text of a program in the layout of isl's C printer, two spaces per level
 /// (architecture dumps, debugging).
