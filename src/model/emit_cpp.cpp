@@ -12,7 +12,7 @@ namespace {
 
 // The prelude includes no header beyond <cstddef> and <cstdint>: <immintrin.h>, <cmath> and
 // <limits> took more than half of each model's compile time. Compiler builtins stand in for
-// them (GCC and Clang have the same ones), and the AVX2 path uses vector extensions, which
+// them (GCC and Clang have the same ones), and the vector paths use vector extensions, which
 // compile to the same instructions as the intrinsics.
 const char* const prelude_head = R"(#include <cstddef>
 #include <cstdint>
