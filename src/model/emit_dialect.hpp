@@ -54,7 +54,6 @@ struct vector_isa {
   std::size_t lanes;           ///< doubles per vector
   std::string suffix;          ///< of its functions: sadsl_evaluate_<suffix>
   std::string target;          ///< the target attribute of its functions
-  std::string cpu_feature;     ///< what __builtin_cpu_supports checks before it runs
   std::string values, masks, unsigned_lanes;  ///< its vector types
   std::string splat, gather;   ///< its helpers whose arguments are not vectors
   bool loads_transposed;       ///< parameters loaded in blocks and transposed, else gathered

@@ -350,13 +350,12 @@ std::string expanded_calls(std::string text, const std::string& name, Expand exp
 }  // namespace
 
 const vector_isa& avx2_isa() {
-  static const vector_isa isa{4, "avx2", "avx2", "avx2", "sadsl_v4d", "sadsl_v4i", "sadsl_v4u", "sadsl_splat", "sadsl_gather", false};
+  static const vector_isa isa{4, "avx2", "avx2", "sadsl_v4d", "sadsl_v4i", "sadsl_v4u", "sadsl_splat", "sadsl_gather", false};
   return isa;
 }
 
 const vector_isa& avx512_isa() {
-  static const vector_isa isa{8,           "avx512",           "avx512f",           "avx512f",
-                              "sadsl_v8d", "sadsl_v8i",        "sadsl_v8u",         "sadsl_splat_avx512",
+  static const vector_isa isa{8, "avx512", "avx512f", "sadsl_v8d", "sadsl_v8i", "sadsl_v8u", "sadsl_splat_avx512",
                               "sadsl_gather_avx512", true};
   return isa;
 }
