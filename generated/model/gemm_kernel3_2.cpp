@@ -1023,7 +1023,15 @@ __attribute__((target("avx2"))) static void sadsl_model_e40ba5745ea2bbb8_batch_a
     sadsl_evaluate_avx2(points + start * width, width, out, limits);
     sadsl_store_points_avx2(out, metrics + start * sadsl_metric_count);
   }
-  for (; start < count; ++start) sadsl_model_e40ba5745ea2bbb8_point_avx2(points + start * width, metrics + start * sadsl_metric_count, limits);
+  if (start == count) return;
+  const std::size_t rest = count - start;
+  double rows[4 * width], out[sadsl_metric_count * 4], group[sadsl_metric_count * 4];
+  for (std::size_t l = 0; l < 4; ++l)
+    __builtin_memcpy(rows + l * width, points + (start + (l < rest ? l : rest - 1)) * width, sizeof(double) * width);
+  sadsl_evaluate_avx2(rows, width, out, limits);
+  sadsl_store_points_avx2(out, group);
+  __builtin_memcpy(points + start * width, rows, sizeof(double) * width * rest);
+  __builtin_memcpy(metrics + start * sadsl_metric_count, group, sizeof(double) * sadsl_metric_count * rest);
 }
 #endif
 
@@ -1043,7 +1051,15 @@ __attribute__((target("avx512f"))) static void sadsl_model_e40ba5745ea2bbb8_batc
     sadsl_evaluate_avx512(points + start * width, width, out, limits);
     sadsl_store_points_avx512(out, metrics + start * sadsl_metric_count);
   }
-  for (; start < count; ++start) sadsl_model_e40ba5745ea2bbb8_point_avx512(points + start * width, metrics + start * sadsl_metric_count, limits);
+  if (start == count) return;
+  const std::size_t rest = count - start;
+  double rows[8 * width], out[sadsl_metric_count * 8], group[sadsl_metric_count * 8];
+  for (std::size_t l = 0; l < 8; ++l)
+    __builtin_memcpy(rows + l * width, points + (start + (l < rest ? l : rest - 1)) * width, sizeof(double) * width);
+  sadsl_evaluate_avx512(rows, width, out, limits);
+  sadsl_store_points_avx512(out, group);
+  __builtin_memcpy(points + start * width, rows, sizeof(double) * width * rest);
+  __builtin_memcpy(metrics + start * sadsl_metric_count, group, sizeof(double) * sadsl_metric_count * rest);
 }
 #endif
 

@@ -182,10 +182,31 @@ std::string evaluation_code(const design_model& model) {
          "#endif\n\n#ifdef SADSL_HAVE_AVX512_PATH\n" + emit::evaluation_function(model, emit::avx512_dialect()) + "#endif\n";
 }
 
+// The points of a batch after its last whole group of `lanes`: one group of copies, the last
+// point repeated in the lanes beyond them, whose parameters (inferred ones are written in place)
+// and metrics are copied back; a batch of 4 costs one AVX-512 evaluation, not four (the exact
+// search evaluates its leaves four at a time). Without parameters, point by point.
+std::string rest_of_batch(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa) {
+  std::string lanes = std::to_string(isa.lanes), s = isa.suffix;
+  if (parameters == 0)
+    return "  for (; start < count; ++start) " + symbol + "_point_" + s +
+           "(points + start * width, metrics + start * sadsl_metric_count, limits);\n";
+  return "  if (start == count) return;\n"
+         "  const std::size_t rest = count - start;\n"
+         "  double rows[" + lanes + " * width], out[sadsl_metric_count * " + lanes + "], group[sadsl_metric_count * " + lanes + "];\n"
+         "  for (std::size_t l = 0; l < " + lanes + "; ++l)\n"
+         "    __builtin_memcpy(rows + l * width, points + (start + (l < rest ? l : rest - 1)) * width, sizeof(double) * width);\n"
+         "  sadsl_evaluate_" + s + "(rows, width, out, limits);\n"
+         "  sadsl_store_points_" + s + "(out, group);\n"
+         "  __builtin_memcpy(points + start * width, rows, sizeof(double) * width * rest);\n"
+         "  __builtin_memcpy(metrics + start * sadsl_metric_count, group, sizeof(double) * sadsl_metric_count * rest);\n";
+}
+
 // A vector path's entry points: points go `lanes` at a time through sadsl_evaluate_<suffix>,
 // which reads and writes their parameters in place; its metrics come back in lanes and are
-// transposed (sadsl_store_points_<suffix>). A single point (and the rest of a batch) goes
-// through it in every lane (a row stride of 0), which is faster than the scalar function.
+// transposed (sadsl_store_points_<suffix>); the rest of a batch goes as one group of copies. A
+// single point goes through it in every lane (a row stride of 0), which is faster than the
+// scalar function.
 std::string vector_entry_code(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa) {
   std::string n = std::to_string(parameters), lanes = std::to_string(isa.lanes), s = isa.suffix;
   std::string target = "__attribute__((target(\"" + isa.target + "\"))) static void ";
@@ -202,9 +223,8 @@ std::string vector_entry_code(const std::string& symbol, std::size_t parameters,
          "    double out[sadsl_metric_count * " + lanes + "];\n"
          "    sadsl_evaluate_" + s + "(points + start * width, width, out, limits);\n"
          "    sadsl_store_points_" + s + "(out, metrics + start * sadsl_metric_count);\n"
-         "  }\n"
-         "  for (; start < count; ++start) " + symbol + "_point_" + s + "(points + start * width, metrics + start * sadsl_metric_count, limits);\n"
-         "}\n";
+         "  }\n" +
+         rest_of_batch(symbol, parameters, isa) + "}\n";
 }
 
 // The exported entry points run the widest path the machine has; without a vector path every
