@@ -377,15 +377,11 @@ __attribute__((target("avx512f"))) inline void sadsl_store_points_avx512(const d
   __builtin_memcpy(r, out, sizeof r);
   sadsl_transpose_avx512(r, point);
   for (int l = 0; l < 8; ++l) __builtin_memcpy(metrics + 12 * l, &point[l], sizeof point[l]);
-  // Metrics 8 .. 11: pairs and quads of rows as above; quad m holds lanes m and m + 4.
-  const sadsl_v8d t8 = __builtin_shufflevector(r[8], r[9], 0, 8, 2, 10, 4, 12, 6, 14), t9 = __builtin_shufflevector(r[8], r[9], 1, 9, 3, 11, 5, 13, 7, 15);
-  const sadsl_v8d t10 = __builtin_shufflevector(r[10], r[11], 0, 8, 2, 10, 4, 12, 6, 14), t11 = __builtin_shufflevector(r[10], r[11], 1, 9, 3, 11, 5, 13, 7, 15);
-  const sadsl_v8d quad[4] = {__builtin_shufflevector(t8, t10, 0, 1, 8, 9, 4, 5, 12, 13), __builtin_shufflevector(t9, t11, 0, 1, 8, 9, 4, 5, 12, 13),
-                      __builtin_shufflevector(t8, t10, 2, 3, 10, 11, 6, 7, 14, 15), __builtin_shufflevector(t9, t11, 2, 3, 10, 11, 6, 7, 14, 15)};
-  for (int m = 0; m < 4; ++m) {
-    __builtin_memcpy(metrics + 12 * m + 8, &quad[m], sizeof(double) * 4);
-    __builtin_memcpy(metrics + 12 * (m + 4) + 8, reinterpret_cast<const double*>(&quad[m]) + 4, sizeof(double) * 4);
-  }
+  // Metrics 8 .. 11: the same transposition of those four rows twice over, the first half of each
+  // point's vector stored.
+  const sadsl_v8d rest[8] = {r[8], r[9], r[10], r[11], r[8], r[9], r[10], r[11]};
+  sadsl_transpose_avx512(rest, point);
+  for (int l = 0; l < 8; ++l) __builtin_memcpy(metrics + 12 * l + 8, &point[l], sizeof(double) * 4);
 #else
   for (std::size_t l = 0; l < 8; ++l)
     for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[l * sadsl_metric_count + k] = out[8 * k + l];
