@@ -215,6 +215,44 @@ __attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d
   }
   return total;
 }
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_avx2
+// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
+// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
+// sadsl_affine_sum_avx2(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
+// the loop has one exit to predict instead of N.
+template <int N>
+__attribute__((target("avx2"))) inline void sadsl_affine_sums_avx2(const sadsl_v4d* lo, const sadsl_v4d* hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m0, bool up, sadsl_v4d* total) {
+  const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
+  sadsl_v4d n[N], a[N], b[N], m[N];
+  sadsl_v4i active[N];
+  for (int s = 0; s < N; ++s) {
+    n[s] = hi[s] - lo[s] + one;
+    a[s] = d;
+    b[s] = c + lo[s] * d + (up ? m0 - one : zero);
+    m[s] = m0;
+    total[s] = zero;
+    active[s] = n[s] > zero;
+  }
+  for (;;) {
+    sadsl_v4i any = active[0];
+    for (int s = 1; s < N; ++s) any = any | active[s];
+    if ((any[0] | any[1] | any[2] | any[3]) == 0) break;
+    for (int s = 0; s < N; ++s) {
+      const sadsl_v4d whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
+      total[s] = total[s] + (sadsl_v4d)(active[s] & (sadsl_v4i)(whole_a * (n[s] * (n[s] - one) * sadsl_splat(0.5)) + whole_b * n[s]));
+      const sadsl_v4d rest_a = a[s] - whole_a * m[s], rest_b = b[s] - whole_b * m[s];
+      const sadsl_v4d highest = rest_a * n[s] + rest_b;
+      const sadsl_v4i more = active[s] & (highest >= m[s]);
+      const sadsl_v4d next_n = sadsl_floor(highest / m[s]);
+      n[s] = sadsl_select(more, next_n, n[s]);
+      b[s] = sadsl_select(more, highest - next_n * m[s], b[s]);
+      const sadsl_v4d swap = m[s];
+      m[s] = sadsl_select(more, rest_a, m[s]);
+      a[s] = sadsl_select(more, swap, a[s]);
+      active[s] = more;
+    }
+  }
+}
 #if defined(__clang__) || __GNUC__ >= 12
 #define SADSL_TRANSPOSE_IN_REGISTERS 1
 // in[k][l] -> out[l][k].
@@ -348,6 +386,44 @@ __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_affine_sum_avx512(sads
     active = more;
   }
   return total;
+}
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_avx512
+// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
+// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
+// sadsl_affine_sum_avx512(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
+// the loop has one exit to predict instead of N.
+template <int N>
+__attribute__((target("avx512f"))) inline void sadsl_affine_sums_avx512(const sadsl_v8d* lo, const sadsl_v8d* hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m0, bool up, sadsl_v8d* total) {
+  const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0);
+  sadsl_v8d n[N], a[N], b[N], m[N];
+  sadsl_v8i active[N];
+  for (int s = 0; s < N; ++s) {
+    n[s] = hi[s] - lo[s] + one;
+    a[s] = d;
+    b[s] = c + lo[s] * d + (up ? m0 - one : zero);
+    m[s] = m0;
+    total[s] = zero;
+    active[s] = n[s] > zero;
+  }
+  for (;;) {
+    sadsl_v8i any = active[0];
+    for (int s = 1; s < N; ++s) any = any | active[s];
+    if ((any[0] | any[1] | any[2] | any[3] | any[4] | any[5] | any[6] | any[7]) == 0) break;
+    for (int s = 0; s < N; ++s) {
+      const sadsl_v8d whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
+      total[s] = total[s] + (sadsl_v8d)(active[s] & (sadsl_v8i)(whole_a * (n[s] * (n[s] - one) * sadsl_splat_avx512(0.5)) + whole_b * n[s]));
+      const sadsl_v8d rest_a = a[s] - whole_a * m[s], rest_b = b[s] - whole_b * m[s];
+      const sadsl_v8d highest = rest_a * n[s] + rest_b;
+      const sadsl_v8i more = active[s] & (highest >= m[s]);
+      const sadsl_v8d next_n = sadsl_floor(highest / m[s]);
+      n[s] = sadsl_select(more, next_n, n[s]);
+      b[s] = sadsl_select(more, highest - next_n * m[s], b[s]);
+      const sadsl_v8d swap = m[s];
+      m[s] = sadsl_select(more, rest_a, m[s]);
+      a[s] = sadsl_select(more, swap, a[s]);
+      active[s] = more;
+    }
+  }
 }
 #if defined(__clang__) || __GNUC__ >= 12
 #define SADSL_TRANSPOSE_IN_REGISTERS 1

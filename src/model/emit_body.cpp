@@ -1,5 +1,6 @@
 // The evaluation function of a model: straight-line code, each distinct subexpression computed
 // once into a local, in first-use order (deterministic).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -64,9 +65,58 @@ bool settled(const affine_rounding& r) {
   return integer(c) && integer(m) && c >= 0 && m >= 1 && m <= 16777216.0;
 }
 
+bool contains_sum(const expr& root) {
+  std::vector<const expr*> work{&root};
+  std::unordered_map<const void*, bool> seen;
+  while (!work.empty()) {
+    const expr* e = work.back();
+    work.pop_back();
+    if (e->kind() == op::sum) return true;
+    if (!seen.emplace(e->identity(), true).second) continue;
+    for (std::size_t i = 0; i < operand_count(e->kind()); ++i) work.push_back(&e->operand(i));
+  }
+  return false;
+}
+
+// Closed-form sums computed together (one loop, dialect::affine_sums): the sums outside every
+// sum's body with one c, d, m and rounding whose bounds and c, d, m hold no sum (so all of them
+// can be computed before the first is needed), in groups of two or more, each sum once.
+std::vector<std::vector<expr>> joint_sums(const std::vector<expr>& roots) {
+  std::vector<expr> sums;
+  std::unordered_map<const void*, bool> seen;
+  std::vector<const expr*> work;
+  for (const expr& r : roots) work.push_back(&r);
+  while (!work.empty()) {
+    const expr* e = work.back();
+    work.pop_back();
+    if (!seen.emplace(e->identity(), true).second) continue;
+    bool is_sum = e->kind() == op::sum;
+    if (is_sum) sums.push_back(*e);
+    for (std::size_t i = 0; i < (is_sum ? 2 : operand_count(e->kind())); ++i) work.push_back(&e->operand(i));
+  }
+  std::vector<std::vector<expr>> groups;
+  for (const expr& e : sums) {
+    std::optional<affine_rounding> r = affine_rounding_of(e);
+    if (!r || contains_sum(e.lhs()) || contains_sum(e.rhs()) || contains_sum(r->constant) || contains_sum(r->slope) ||
+        contains_sum(r->divisor))
+      continue;
+    auto alike = [&](const std::vector<expr>& g) {
+      std::optional<affine_rounding> q = affine_rounding_of(g.front());
+      return q->up == r->up && q->constant.same_as(r->constant) && q->slope.same_as(r->slope) &&
+             q->divisor.same_as(r->divisor);
+    };
+    auto group = std::find_if(groups.begin(), groups.end(), alike);
+    if (group == groups.end()) groups.push_back({e});
+    else if (std::none_of(group->begin(), group->end(), [&](const expr& m) { return m.same_as(e); }))
+      group->push_back(e);
+  }
+  std::erase_if(groups, [](const std::vector<expr>& g) { return g.size() < 2; });
+  return groups;
+}
+
 class linearizer {
 public:
-  explicit linearizer(const dialect& form) : form_(form) {}
+  linearizer(const dialect& form, std::vector<std::vector<expr>> joint) : form_(form), joint_(std::move(joint)) {}
 
   /// The name of `root`'s value, emitting a line for every subexpression not computed yet, left
   /// operand first (an explicit stack: expressions may be chains of any length).
@@ -131,21 +181,70 @@ private:
   // function of the index (affine_rounding) is also computed in closed form, taken where the
   // dialect's check says the closed form equals the loop exactly (integers, small enough).
   std::string summation(const expr& e) {
+    if (indices_.empty())
+      for (const std::vector<expr>& group : joint_)
+        if (std::any_of(group.begin(), group.end(), [&](const expr& m) { return m.same_as(e); }))
+          return joint_summation(group, e);
     std::string lo = operand(e.lhs()), hi = operand(e.rhs());
     std::optional<affine_rounding> rounding = affine_rounding_of(e);
     if (!rounding) return summation_loop(e, lo, hi);
     std::string c = operand(rounding->constant), d = operand(rounding->slope), m = operand(rounding->divisor);
     std::string total = numbered('t', next_++);
     line(form_.value_type() + " " + total + ";");
-    line("if (" + form_.affine_sum_exact(lo, hi, c, d, m, settled(*rounding)) + ") " + total + " = " +
-         form_.affine_sum(lo, hi, c, d, m, rounding->up) + ";");
+    closed_or_loop(e, *rounding, lo, hi, c, d, m, total);
+    return total;
+  }
+
+  // `total` = the closed form where it is exact, else the loop.
+  void closed_or_loop(const expr& e, const affine_rounding& r, const std::string& lo, const std::string& hi,
+                      const std::string& c, const std::string& d, const std::string& m, const std::string& total) {
+    line("if (" + form_.affine_sum_exact(lo, hi, c, d, m, settled(r)) + ") " + total + " = " +
+         form_.affine_sum(lo, hi, c, d, m, r.up) + ";");
     line("else {");
     std::string outer_indent = indent_;
     indent_ += "  ";
     line(total + " = " + summation_loop(e, lo, hi) + ";");
     indent_ = outer_indent;
     line("}");
-    return total;
+  }
+
+  // The sums of `group` (joint_sums) where the first of them is needed: all their bounds, then one
+  // loop for all where every closed form is exact, else each sum's closed form or loop. The
+  // others' totals are known from here on; `e`'s is returned.
+  std::string joint_summation(const std::vector<expr>& group, const expr& e) {
+    affine_rounding r = *affine_rounding_of(group.front());
+    std::vector<std::string> lo, hi, totals;
+    for (const expr& member : group) {
+      lo.push_back(operand(member.lhs()));
+      hi.push_back(operand(member.rhs()));
+    }
+    std::string c = operand(r.constant), d = operand(r.slope), m = operand(r.divisor);
+    std::string exact;
+    for (std::size_t s = 0; s < group.size(); ++s) {
+      totals.push_back(numbered('t', next_++));
+      line(form_.value_type() + " " + totals.back() + ";");
+      exact += (s ? " && " : "") + form_.affine_sum_exact(lo[s], hi[s], c, d, m, settled(r));
+    }
+    std::vector<std::string> together = form_.affine_sums(lo, hi, c, d, m, r.up, totals);
+    std::string outer_indent = indent_;
+    if (!together.empty()) {
+      line("if (" + exact + ") {");
+      indent_ += "  ";
+      for (const std::string& text : together) line(text);
+      indent_ = outer_indent;
+      line("} else {");
+      indent_ += "  ";
+    }
+    for (std::size_t s = 0; s < group.size(); ++s) closed_or_loop(group[s], r, lo[s], hi[s], c, d, m, totals[s]);
+    indent_ = outer_indent;
+    if (!together.empty()) line("}");
+    std::string own;
+    for (std::size_t s = 0; s < group.size(); ++s) {
+      if (group[s].same_as(e)) own = totals[s];
+      by_hash_[group[s].hash()].emplace_back(group[s], totals[s]);
+      by_identity_[group[s].identity()] = totals[s];
+    }
+    return own;
   }
 
   // The loop of a summation, its body inside, in a scope of its own (what the body computes is
@@ -192,6 +291,7 @@ private:
 
   std::string leaf_;
   const dialect& form_;
+  std::vector<std::vector<expr>> joint_;  // joint_sums of the model
   std::unordered_map<const void*, std::string> by_identity_;
   std::unordered_map<std::size_t, std::vector<std::pair<expr, std::string>>> by_hash_;
   std::unordered_map<std::size_t, std::string> indices_;  // the loop variable of each index in scope
@@ -227,9 +327,8 @@ void emit_inference(linearizer& out, const design_model& model) {
   }
 }
 
-void emit_metrics(linearizer& out, const design_model& model) {
+void emit_metrics(linearizer& out, const metric_expressions& m) {
   const dialect& f = out.form();
-  metric_expressions m = metrics_of(model);
   std::pair<const char*, const expr*> fields[] = {
       {"latency_prologue", &m.latency_prologue}, {"latency_main", &m.latency_main},
       {"latency_epilogue", &m.latency_epilogue}, {"latency", &m.latency}, {"dsp", &m.dsp},
@@ -250,7 +349,13 @@ void emit_metrics(linearizer& out, const design_model& model) {
 }  // namespace
 
 std::string evaluation_function(const design_model& model, const dialect& form) {
-  linearizer out(form);
+  metric_expressions metrics = metrics_of(model);
+  std::vector<expr> roots{metrics.latency_prologue, metrics.latency_main, metrics.latency_epilogue, metrics.latency,
+                          metrics.dsp, metrics.bram18k, metrics.uram, metrics.lut, metrics.ff, metrics.offchip_bytes};
+  for (const constraint& c : model.constraints) roots.insert(roots.end(), {c.lhs, c.rhs});
+  for (const auto& p : model.params)
+    if (p.inferred) roots.insert(roots.end(), {p.inferred->lower, p.inferred->upper});
+  linearizer out(form, joint_sums(roots));
   for (const std::string& text : form.load_parameters(model.params.size())) out.line(text);
   for (std::size_t i = 0; i < model.params.size(); ++i)
     out.line("[[maybe_unused]] " + form.value_type() + " " + numbered('p', i) + " = " + form.load_parameter(i) +
@@ -262,7 +367,7 @@ std::string evaluation_function(const design_model& model, const dialect& form) 
     std::string rhs = c.relation == constraint::kind::power_of_two ? "" : out.operand(c.rhs);
     out.require(form.holds(c.relation, lhs, rhs), c.description);
   }
-  emit_metrics(out, model);
+  emit_metrics(out, metrics);
   return form.signature() + " {\n" + out.code() + "}\n";
 }
 

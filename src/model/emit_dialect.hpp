@@ -44,6 +44,16 @@ public:
                                        const std::string& d, const std::string& m, bool settled) const = 0;
   virtual std::string affine_sum(const std::string& lo, const std::string& hi, const std::string& c,
                                  const std::string& d, const std::string& m, bool up) const = 0;
+  /// Several closed-form sums of one c, d, m and rounding, bounds lo[s]..hi[s], computed in one
+  /// loop (`totals[s]` = affine_sum(lo[s], hi[s], ..), bit for bit, where each is exact): the
+  /// lines that assign the totals. Empty where the form has no such helper (the scalar one: a
+  /// point's sums are branches of their own), and then the sums are computed one by one.
+  virtual std::vector<std::string> affine_sums(const std::vector<std::string>& lo, const std::vector<std::string>& hi,
+                                               const std::string& c, const std::string& d, const std::string& m,
+                                               bool up, const std::vector<std::string>& totals) const {
+    (void)lo, (void)hi, (void)c, (void)d, (void)m, (void)up, (void)totals;
+    return {};
+  }
   virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
                                              const std::string& hi, const std::string& term) const = 0;
 };

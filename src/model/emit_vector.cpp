@@ -120,6 +120,25 @@ public:
            (up ? ", true)" : ", false)");
   }
 
+  std::vector<std::string> affine_sums(const std::vector<std::string>& lo, const std::vector<std::string>& hi,
+                                       const std::string& c, const std::string& d, const std::string& m, bool up,
+                                       const std::vector<std::string>& totals) const override {
+    auto listed = [](const std::vector<std::string>& names) {
+      std::string out;
+      for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+      return "{" + out + "}";
+    };
+    const std::string& first = totals.front();
+    std::vector<std::string> out{
+        "const " + isa_.values + " " + first + "_lo[] = " + listed(lo) + ", " + first + "_hi[] = " + listed(hi) + ";",
+        isa_.values + " " + first + "_totals[" + std::to_string(totals.size()) + "];",
+        "sadsl_affine_sums_" + isa_.suffix + "<" + std::to_string(totals.size()) + ">(" + first + "_lo, " + first +
+            "_hi, " + c + ", " + d + ", " + m + (up ? ", true, " : ", false, ") + first + "_totals);"};
+    for (std::size_t s = 0; s < totals.size(); ++s)
+      out.push_back(totals[s] + " = " + first + "_totals[" + std::to_string(s) + "];");
+    return out;
+  }
+
 private:
   const vector_isa& isa_;
 };
@@ -210,6 +229,44 @@ __attribute__(($T)) inline $D sadsl_affine_sum_$S($D lo, $D hi, $D c, $D d, $D m
     active = more;
   }
   return total;
+}
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_$S
+// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
+// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
+// sadsl_affine_sum_$S(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
+// the loop has one exit to predict instead of N.
+template <int N>
+__attribute__(($T)) inline void sadsl_affine_sums_$S(const $D* lo, const $D* hi, $D c, $D d, $D m0, bool up, $D* total) {
+  const $D zero = $SPLAT(0.0), one = $SPLAT(1.0);
+  $D n[N], a[N], b[N], m[N];
+  $I active[N];
+  for (int s = 0; s < N; ++s) {
+    n[s] = hi[s] - lo[s] + one;
+    a[s] = d;
+    b[s] = c + lo[s] * d + (up ? m0 - one : zero);
+    m[s] = m0;
+    total[s] = zero;
+    active[s] = n[s] > zero;
+  }
+  for (;;) {
+    $I any = active[0];
+    for (int s = 1; s < N; ++s) any = any | active[s];
+    if (($ANY(any)) == 0) break;
+    for (int s = 0; s < N; ++s) {
+      const $D whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
+      total[s] = total[s] + ($D)(active[s] & ($I)(whole_a * (n[s] * (n[s] - one) * $SPLAT(0.5)) + whole_b * n[s]));
+      const $D rest_a = a[s] - whole_a * m[s], rest_b = b[s] - whole_b * m[s];
+      const $D highest = rest_a * n[s] + rest_b;
+      const $I more = active[s] & (highest >= m[s]);
+      const $D next_n = sadsl_floor(highest / m[s]);
+      n[s] = sadsl_select(more, next_n, n[s]);
+      b[s] = sadsl_select(more, highest - next_n * m[s], b[s]);
+      const $D swap = m[s];
+      m[s] = sadsl_select(more, rest_a, m[s]);
+      a[s] = sadsl_select(more, swap, a[s]);
+      active[s] = more;
+    }
+  }
 }
 $TRANSPOSE
 )";

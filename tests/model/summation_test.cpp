@@ -27,6 +27,36 @@ double brute_sum(double lo, double hi, F f) {
   return total;
 }
 
+// A model of five problem-size parameters L, H, C, D, M: the bounds and the operands of sums of
+// ceil_div(C + i x D, M).
+design_model affine_sum_model(const char* name) {
+  design_model m;
+  m.name = name;
+  m.source = "test";
+  for (const char* parameter_name : {"L", "H", "C", "D", "M"}) {
+    parameter p;
+    p.name = parameter_name;
+    p.origin = problem_size_origin{};
+    m.params.push_back(p);
+  }
+  return m;
+}
+
+// The rows (L, H, C, D, M each) as points, and the interpreter's metrics of them.
+struct evaluated_rows {
+  std::vector<double> points;
+  std::vector<metrics> expected;
+};
+evaluated_rows interpreted(const design_model& m, const std::vector<std::vector<double>>& rows,
+                           const device_limits& limits) {
+  evaluated_rows out;
+  for (const auto& r : rows) out.points.insert(out.points.end(), r.begin(), r.end());
+  out.expected.resize(rows.size());
+  std::vector<double> reference_points = out.points;
+  interpreter(m).evaluate_batch(rows.size(), reference_points, out.expected, limits);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("a sum of a polynomial of degree 3 or less in its index has a closed form, exact on every range", "[expr][sum]") {
@@ -155,15 +185,7 @@ TEST_CASE("a model with sums: interpreter and compiled code (each path this mach
 }
 
 TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exact, bit for bit the loop's value", "[expr][sum][jit]") {
-  design_model m;
-  m.name = "affine_sum_test";
-  m.source = "test";
-  for (const char* name : {"L", "H", "C", "D", "M"}) {
-    parameter p;
-    p.name = name;
-    p.origin = problem_size_origin{};
-    m.params.push_back(p);
-  }
+  design_model m = affine_sum_model("affine_sum_test");
   expr lo = m.param("L"), hi = m.param("H"), c = m.param("C"), d = m.param("D"), div = m.param("M");
   expr i = expr::index(0, "i");
   // The forms the emitter recognises (either order of the + and the x, no constant, no slope)
@@ -204,15 +226,8 @@ TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exa
   rows.push_back({0, 30, std::nan(""), 1, 1});       // NaN operands
   rows.push_back({5, 4, 1, 1, 1});                   // an empty range
   rows.push_back({3, 3, 0, 0, 1});
-  std::vector<double> points;
-  for (const auto& r : rows) points.insert(points.end(), r.begin(), r.end());
-  std::size_t count = rows.size();
-
-  interpreter reference(m);
   device_limits limits{1e18, 1e18, 1e18};
-  std::vector<metrics> expected(count);
-  std::vector<double> reference_points = points;
-  reference.evaluate_batch(count, reference_points, expected, limits);
+  auto [points, expected] = interpreted(m, rows, limits);
   // The interpreter is the loop; check it against counting one by one on a few rows.
   for (std::size_t r : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
     CHECK(expected[r].latency == brute_sum(rows[r][0], rows[r][1], [&](double v) { return std::ceil((rows[r][2] + v * rows[r][3]) / rows[r][4]); }));
@@ -220,6 +235,56 @@ TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exa
   }
 
   for (std::size_t r : testing::compiled_rows_differing(m, "affine_sum", points, expected, limits))
+    FAIL_CHECK("row " << r << ": L=" << rows[r][0] << " H=" << rows[r][1] << " C=" << rows[r][2] << " D=" << rows[r][3]
+                      << " M=" << rows[r][4]);
+}
+
+TEST_CASE("closed-form sums of one c, d and m run in one loop, each bit for bit its own value", "[expr][sum][jit]") {
+  design_model m = affine_sum_model("joint_sums_test");
+  expr lo = m.param("L"), hi = m.param("H"), c = m.param("C"), d = m.param("D"), div = m.param("M");
+  expr i = expr::index(0, "i");
+  auto term = [&](const expr& index) { return ceil_div(c + index * d, div); };
+  // Three sums of one term over different ranges (one loop for the three), one of the floor
+  // (a sum alone), and two of the constant c and m of a FIFO chain's storage (a loop for two).
+  module_latency pe;
+  pe.name = "PE";
+  pe.main = make_leaf(sum(i, lo, hi, term(i)));
+  m.modules = {pe};
+  m.dsp = sum(i, expr(0), hi, term(i));
+  m.bram18k = sum(i, lo, hi * 3 + 7, term(i));
+  m.lut = sum(i, lo, hi, floor_div(c + i * d, div));
+  m.uram = sum(i, lo, hi, ceil_div(2 + i * d, 512));
+  m.offchip_bytes = sum(i, expr(1), hi + lo, ceil_div(2 + i * d, 512));
+  std::string source = emit_cpp(m);
+  for (const char* isa : {"avx2", "avx512"}) {
+    CHECK(source.find(std::string("sadsl_affine_sums_") + isa + "<3>(") != std::string::npos);
+    CHECK(source.find(std::string("sadsl_affine_sums_") + isa + "<2>(") != std::string::npos);
+  }
+  std::string scalar = source.substr(source.find("inline void sadsl_evaluate("));
+  CHECK(scalar.substr(0, scalar.find("\n}\n")).find("sadsl_affine_sums") == std::string::npos);
+
+  std::mt19937_64 random(2028);
+  auto pick = [&](int a, int b) { return double(std::uniform_int_distribution<int>(a, b)(random)); };
+  std::vector<std::vector<double>> rows;
+  for (int n = 0; n < 1200; ++n)  // exact: the closed forms
+    rows.push_back({pick(0, 60), pick(-3, 500), pick(0, 1000000), pick(0, 100000), pick(1, 5000)});
+  // One of the three (the longest range) beyond the closed form's conditions, the others within.
+  rows.push_back({0, 6000000, 1, 1, 3});
+  rows.push_back({0, 40, -7, 3, 5});      // c < 0: each a loop
+  rows.push_back({2.5, 40, 7, 3, 5});     // lo not an integer
+  rows.push_back({0, 40, 7, 3, 0});       // m = 0: infinite terms
+  rows.push_back({0, 1e308 * 10, 1, 1, 1});  // a bound that is not finite: NaN
+  rows.push_back({5, 4, 1, 1, 1});        // an empty range (not the others)
+  rows.push_back({3, -1, 0, 0, 1});       // every range empty but the second
+  device_limits limits{1e18, 1e18, 1e18};
+  auto [points, expected] = interpreted(m, rows, limits);
+  for (std::size_t r : {std::size_t{0}, std::size_t{1}}) {
+    auto ceil_term = [&](double v) { return std::ceil((rows[r][2] + v * rows[r][3]) / rows[r][4]); };
+    CHECK(expected[r].dsp == brute_sum(0, rows[r][1], ceil_term));
+    CHECK(expected[r].bram18k == brute_sum(rows[r][0], rows[r][1] * 3 + 7, ceil_term));
+  }
+
+  for (std::size_t r : testing::compiled_rows_differing(m, "joint_sums", points, expected, limits))
     FAIL_CHECK("row " << r << ": L=" << rows[r][0] << " H=" << rows[r][1] << " C=" << rows[r][2] << " D=" << rows[r][3]
                       << " M=" << rows[r][4]);
 }
