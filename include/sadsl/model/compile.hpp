@@ -99,8 +99,9 @@ struct jit_options {
   /// With GCC, the flags gain switches that leave out optimization passes costing a quarter of the
   /// compile time and giving the models' straight-line vector code nothing (-fno-schedule-insns2,
   /// -fno-tree-pre, -fno-gcse, -fno-tree-slp-vectorize, -fno-tree-pta, -fno-tree-vrp,
-  /// -fno-expensive-optimizations, -fno-inline-small-functions, -fno-ipa-cp-clone; the values are
-  /// the same). Other compilers (told apart by their --version, once per process) get the flags
+  /// -fno-expensive-optimizations, -fno-inline-small-functions, -fno-ipa-cp-clone, -fno-tree-ccp,
+  /// -fno-code-hoisting, -fno-tree-dominator-opts, -fno-tree-vectorize, -fno-rerun-cse-after-loop;
+  /// the values are the same). Other compilers (told apart by their --version, once per process) get the flags
   /// as given.
   bool lean_gcc_passes = true;
   /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
