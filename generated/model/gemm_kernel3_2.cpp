@@ -23,6 +23,11 @@
 #endif
 
 namespace {
+// A model uses some of the helpers below, none all of them.
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunused-function"
+#endif
 
 // The fields of sadsl::model::metrics (12 doubles, in this order) and of device_limits (ABI 2).
 enum sadsl_metric {
@@ -104,7 +109,7 @@ inline std::int64_t sadsl_floor_sum(std::int64_t n, std::int64_t a, std::int64_t
 // integer below 2^50, computed exactly, and the quotient of such an integer by m is off by less
 // than 1 / (8 m), so it rounds to the right side of every integer. Elsewhere the emitted code
 // runs the loop.
-inline bool sadsl_integral(double x) { return x - x == 0 && x == __builtin_floor(x); }
+inline int sadsl_integral(double x) { return x - x == 0 && x == __builtin_floor(x); }  // int: & of bools warns
 inline bool sadsl_affine_sum_exact(double lo, double hi, double c, double d, double m) {
   return sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) & sadsl_integral(m) &
          (lo >= 0) & (c >= 0) & (d >= 0) & (m >= 1) & (m <= 16777216.0) & (hi <= 16777216.0) &
@@ -499,6 +504,9 @@ inline bool sadsl_runs_avx2() {
   return false;
 #endif
 }
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 
 #ifdef SADSL_HAVE_SCALAR_PATH
 inline void sadsl_evaluate(double* point, double* out, const sadsl_limits* limits) {

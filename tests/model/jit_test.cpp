@@ -143,6 +143,48 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
                     Catch::Contains("at most one of SADSL_SCALAR_ONLY, SADSL_AVX2_ONLY and SADSL_AVX512_ONLY"));
 }
 
+TEST_CASE("emitted source builds without a warning (-Wall -Wextra -Werror) with GCC and with Clang", "[jit]") {
+  // An imported model and one with closed-form sums (alone and two of one c, d and m), every path.
+  design_model sums;
+  sums.name = "warnings_test";
+  sums.source = "test";
+  for (const char* name : {"L", "H"}) {
+    parameter p;
+    p.name = name;
+    p.origin = problem_size_origin{};
+    sums.params.push_back(p);
+  }
+  expr lo = sums.param("L"), hi = sums.param("H"), i = expr::index(0, "i");
+  module_latency pe;
+  pe.name = "PE";
+  pe.main = make_leaf(sum(i, lo, hi, ceil_div(3 + i * hi, 5)) + sum(i, expr(0), hi, ceil_div(3 + i * hi, 5)));
+  sums.modules = {pe};
+  sums.dsp = sum(i, lo, hi, floor_div(i * lo, 7));
+  std::vector<std::string> compilers;
+  for (const char* name : {"g++", "clang++"}) {
+    const char* path = std::getenv("PATH");
+    for (std::string rest = path ? path : ""; !rest.empty();) {
+      std::string dir = rest.substr(0, rest.find(':'));
+      rest = rest.find(':') == std::string::npos ? "" : rest.substr(rest.find(':') + 1);
+      if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / name)) {
+        compilers.push_back(name);
+        break;
+      }
+    }
+  }
+  REQUIRE(!compilers.empty());
+  testing::temporary_cache cache("jit-warnings");
+  for (const std::string& compiler : compilers)
+    for (const design_model& model : {kernel3_2(), sums}) {
+      INFO(compiler << ", model " << model.name);
+      jit_options options = options_in(cache);
+      options.compiler = compiler;
+      options.host_path_only = false;
+      options.flags.insert(options.flags.end(), {"-Wall", "-Wextra", "-Werror"});
+      CHECK_NOTHROW(jit_compile(model, options));
+    }
+}
+
 TEST_CASE("emitted source is deterministic and matches the checked-in copy", "[jit]") {
   design_model model = import_odyssey_descriptor(testing::descriptor("gemm", "kernel3_2"), "gemm_kernel3_2");
   std::string source = emit_cpp(model);
