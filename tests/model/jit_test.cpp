@@ -145,15 +145,7 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
 
 TEST_CASE("emitted source builds without a warning (-Wall -Wextra -Werror) with GCC and with Clang", "[jit]") {
   // An imported model and one with closed-form sums (alone and two of one c, d and m), every path.
-  design_model sums;
-  sums.name = "warnings_test";
-  sums.source = "test";
-  for (const char* name : {"L", "H"}) {
-    parameter p;
-    p.name = name;
-    p.origin = problem_size_origin{};
-    sums.params.push_back(p);
-  }
+  design_model sums = testing::sized_model("warnings_test", {"L", "H"});
   expr lo = sums.param("L"), hi = sums.param("H"), i = expr::index(0, "i");
   module_latency pe;
   pe.name = "PE";

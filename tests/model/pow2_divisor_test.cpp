@@ -55,15 +55,7 @@ TEST_CASE("pow2_divisor is the largest power of two dividing an integer, at most
 }
 
 TEST_CASE("pow2_divisor: interpreter and compiled code (each path this machine runs) agree bit for bit on any input", "[expr][jit]") {
-  design_model m;
-  m.name = "pow2_divisor_test";
-  m.source = "test";
-  for (const char* name : {"X", "Y"}) {
-    parameter p;
-    p.name = name;
-    p.origin = problem_size_origin{};
-    m.params.push_back(p);
-  }
+  design_model m = testing::sized_model("pow2_divisor_test", {"X", "Y"});
   expr x = m.param("X"), y = m.param("Y");
   module_latency pe;
   pe.name = "PE";

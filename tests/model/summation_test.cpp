@@ -27,21 +27,6 @@ double brute_sum(double lo, double hi, F f) {
   return total;
 }
 
-// A model of five problem-size parameters L, H, C, D, M: the bounds and the operands of sums of
-// ceil_div(C + i x D, M).
-design_model affine_sum_model(const char* name) {
-  design_model m;
-  m.name = name;
-  m.source = "test";
-  for (const char* parameter_name : {"L", "H", "C", "D", "M"}) {
-    parameter p;
-    p.name = parameter_name;
-    p.origin = problem_size_origin{};
-    m.params.push_back(p);
-  }
-  return m;
-}
-
 // The rows (L, H, C, D, M each) as points, and the interpreter's metrics of them.
 struct evaluated_rows {
   std::vector<double> points;
@@ -134,15 +119,7 @@ TEST_CASE("nested sums: a triangular nest of tiles", "[expr][sum]") {
 }
 
 TEST_CASE("a model with sums: interpreter and compiled code (each path this machine runs) agree bit for bit", "[expr][sum][jit]") {
-  design_model m;
-  m.name = "summation_test";
-  m.source = "test";
-  for (const char* name : {"N", "T", "S"}) {
-    parameter p;
-    p.name = name;
-    p.origin = problem_size_origin{};
-    m.params.push_back(p);
-  }
+  design_model m = testing::sized_model("summation_test", {"N", "T", "S"});
   expr n = m.param("N"), t = m.param("T"), s = m.param("S");
   expr a = expr::index(0, "a"), b = expr::index(1, "b");
   expr tiles = ceil_div(n, t);
@@ -185,7 +162,7 @@ TEST_CASE("a model with sums: interpreter and compiled code (each path this mach
 }
 
 TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exact, bit for bit the loop's value", "[expr][sum][jit]") {
-  design_model m = affine_sum_model("affine_sum_test");
+  design_model m = testing::sized_model("affine_sum_test", {"L", "H", "C", "D", "M"});
   expr lo = m.param("L"), hi = m.param("H"), c = m.param("C"), d = m.param("D"), div = m.param("M");
   expr i = expr::index(0, "i");
   // The forms the emitter recognises (either order of the + and the x, no constant, no slope)
@@ -240,7 +217,7 @@ TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exa
 }
 
 TEST_CASE("closed-form sums of one c, d and m run in one loop, each bit for bit its own value", "[expr][sum][jit]") {
-  design_model m = affine_sum_model("joint_sums_test");
+  design_model m = testing::sized_model("joint_sums_test", {"L", "H", "C", "D", "M"});
   expr lo = m.param("L"), hi = m.param("H"), c = m.param("C"), d = m.param("D"), div = m.param("M");
   expr i = expr::index(0, "i");
   auto term = [&](const expr& index) { return ceil_div(c + index * d, div); };

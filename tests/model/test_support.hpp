@@ -86,6 +86,21 @@ inline std::string import_error(const nlohmann::ordered_json& d, const odyssey_b
   return "(no error)";
 }
 
+/// A model named `name` (source "test") whose parameters are problem sizes named `names`, in order:
+/// a test then writes its metrics in terms of them.
+inline design_model sized_model(const std::string& name, std::initializer_list<const char*> names) {
+  design_model m;
+  m.name = name;
+  m.source = "test";
+  for (const char* parameter_name : names) {
+    parameter p;
+    p.name = parameter_name;
+    p.origin = problem_size_origin{};
+    m.params.push_back(p);
+  }
+  return m;
+}
+
 /// A fresh, empty directory for run-time compiled models (removed by the destructor).
 struct temporary_cache {
   std::filesystem::path dir;
