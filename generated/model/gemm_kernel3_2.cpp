@@ -200,31 +200,11 @@ __attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_settled_avx2(
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_select(sadsl_v4i mask, sadsl_v4d yes, sadsl_v4d no) {
   return (sadsl_v4d)((mask & (sadsl_v4i)yes) | (~mask & (sadsl_v4i)no));
 }
-__attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m, bool up) {
-  const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
-  sadsl_v4d n = hi - lo + one, a = d, b = c + lo * d + (up ? m - one : zero), total = zero;
-  sadsl_v4i active = n > zero;
-  while ((active[0] | active[1] | active[2] | active[3]) != 0) {
-    const sadsl_v4d whole_a = sadsl_floor(a / m), whole_b = sadsl_floor(b / m);
-    total = total + (sadsl_v4d)(active & (sadsl_v4i)(whole_a * (n * (n - one) * sadsl_splat(0.5)) + whole_b * n));
-    const sadsl_v4d rest_a = a - whole_a * m, rest_b = b - whole_b * m;
-    const sadsl_v4d highest = rest_a * n + rest_b;
-    const sadsl_v4i more = active & (highest >= m);
-    const sadsl_v4d next_n = sadsl_floor(highest / m);
-    n = sadsl_select(more, next_n, n);
-    b = sadsl_select(more, highest - next_n * m, b);
-    const sadsl_v4d swap = m;
-    m = sadsl_select(more, rest_a, m);
-    a = sadsl_select(more, swap, a);
-    active = more;
-  }
-  return total;
-}
-// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_avx2
-// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
-// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
-// sadsl_affine_sum_avx2(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
-// the loop has one exit to predict instead of N.
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of the count for all of
+// them, while one has a lane with lattice points left. A sum whose lanes have all ended keeps its
+// values (its rounds are blends with an empty mask), so total[s] is the sum's own count bit for
+// bit, as if it ran alone (N = 1, sadsl_affine_sum_avx2); the sums' divisions overlap and the loop
+// has one exit to predict instead of N.
 template <int N>
 __attribute__((target("avx2"))) inline void sadsl_affine_sums_avx2(const sadsl_v4d* lo, const sadsl_v4d* hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m0, bool up, sadsl_v4d* total) {
   const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
@@ -257,6 +237,12 @@ __attribute__((target("avx2"))) inline void sadsl_affine_sums_avx2(const sadsl_v
       active[s] = more;
     }
   }
+}
+// One sum: sadsl_affine_sums_avx2's rounds for it alone.
+__attribute__((target("avx2"))) inline sadsl_v4d sadsl_affine_sum_avx2(sadsl_v4d lo, sadsl_v4d hi, sadsl_v4d c, sadsl_v4d d, sadsl_v4d m, bool up) {
+  sadsl_v4d total;
+  sadsl_affine_sums_avx2<1>(&lo, &hi, c, d, m, up, &total);
+  return total;
 }
 #if defined(__clang__) || __GNUC__ >= 12
 #define SADSL_TRANSPOSE_IN_REGISTERS 1
@@ -372,31 +358,11 @@ __attribute__((target("avx512f"))) inline bool sadsl_affine_sum_exact_settled_av
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_select(sadsl_v8i mask, sadsl_v8d yes, sadsl_v8d no) {
   return (sadsl_v8d)((mask & (sadsl_v8i)yes) | (~mask & (sadsl_v8i)no));
 }
-__attribute__((target("avx512f"))) inline sadsl_v8d sadsl_affine_sum_avx512(sadsl_v8d lo, sadsl_v8d hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m, bool up) {
-  const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0);
-  sadsl_v8d n = hi - lo + one, a = d, b = c + lo * d + (up ? m - one : zero), total = zero;
-  sadsl_v8i active = n > zero;
-  while ((active[0] | active[1] | active[2] | active[3] | active[4] | active[5] | active[6] | active[7]) != 0) {
-    const sadsl_v8d whole_a = sadsl_floor(a / m), whole_b = sadsl_floor(b / m);
-    total = total + (sadsl_v8d)(active & (sadsl_v8i)(whole_a * (n * (n - one) * sadsl_splat_avx512(0.5)) + whole_b * n));
-    const sadsl_v8d rest_a = a - whole_a * m, rest_b = b - whole_b * m;
-    const sadsl_v8d highest = rest_a * n + rest_b;
-    const sadsl_v8i more = active & (highest >= m);
-    const sadsl_v8d next_n = sadsl_floor(highest / m);
-    n = sadsl_select(more, next_n, n);
-    b = sadsl_select(more, highest - next_n * m, b);
-    const sadsl_v8d swap = m;
-    m = sadsl_select(more, rest_a, m);
-    a = sadsl_select(more, swap, a);
-    active = more;
-  }
-  return total;
-}
-// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_avx512
-// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
-// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
-// sadsl_affine_sum_avx512(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
-// the loop has one exit to predict instead of N.
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of the count for all of
+// them, while one has a lane with lattice points left. A sum whose lanes have all ended keeps its
+// values (its rounds are blends with an empty mask), so total[s] is the sum's own count bit for
+// bit, as if it ran alone (N = 1, sadsl_affine_sum_avx512); the sums' divisions overlap and the loop
+// has one exit to predict instead of N.
 template <int N>
 __attribute__((target("avx512f"))) inline void sadsl_affine_sums_avx512(const sadsl_v8d* lo, const sadsl_v8d* hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m0, bool up, sadsl_v8d* total) {
   const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0);
@@ -429,6 +395,12 @@ __attribute__((target("avx512f"))) inline void sadsl_affine_sums_avx512(const sa
       active[s] = more;
     }
   }
+}
+// One sum: sadsl_affine_sums_avx512's rounds for it alone.
+__attribute__((target("avx512f"))) inline sadsl_v8d sadsl_affine_sum_avx512(sadsl_v8d lo, sadsl_v8d hi, sadsl_v8d c, sadsl_v8d d, sadsl_v8d m, bool up) {
+  sadsl_v8d total;
+  sadsl_affine_sums_avx512<1>(&lo, &hi, c, d, m, up, &total);
+  return total;
 }
 #if defined(__clang__) || __GNUC__ >= 12
 #define SADSL_TRANSPOSE_IN_REGISTERS 1

@@ -92,6 +92,12 @@ public:
 
 }  // namespace
 
+std::vector<std::string> dialect::affine_sums(const std::vector<std::string>&, const std::vector<std::string>&,
+                                              const std::string&, const std::string&, const std::string&, bool,
+                                              const std::vector<std::string>&) const {
+  return {};
+}
+
 const dialect& scalar_dialect() {
   static const scalar instance;
   return instance;

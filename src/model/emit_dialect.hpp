@@ -50,10 +50,7 @@ public:
   /// point's sums are branches of their own), and then the sums are computed one by one.
   virtual std::vector<std::string> affine_sums(const std::vector<std::string>& lo, const std::vector<std::string>& hi,
                                                const std::string& c, const std::string& d, const std::string& m,
-                                               bool up, const std::vector<std::string>& totals) const {
-    (void)lo, (void)hi, (void)c, (void)d, (void)m, (void)up, (void)totals;
-    return {};
-  }
+                                               bool up, const std::vector<std::string>& totals) const;
   virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
                                              const std::string& hi, const std::string& term) const = 0;
 };

@@ -210,31 +210,11 @@ __attribute__(($T)) inline bool sadsl_affine_sum_exact_settled_$S($D lo, $D hi, 
 __attribute__(($T)) inline $D sadsl_select($I mask, $D yes, $D no) {
   return ($D)((mask & ($I)yes) | (~mask & ($I)no));
 }
-__attribute__(($T)) inline $D sadsl_affine_sum_$S($D lo, $D hi, $D c, $D d, $D m, bool up) {
-  const $D zero = $SPLAT(0.0), one = $SPLAT(1.0);
-  $D n = hi - lo + one, a = d, b = c + lo * d + (up ? m - one : zero), total = zero;
-  $I active = n > zero;
-  while (($ANY(active)) != 0) {
-    const $D whole_a = sadsl_floor(a / m), whole_b = sadsl_floor(b / m);
-    total = total + ($D)(active & ($I)(whole_a * (n * (n - one) * $SPLAT(0.5)) + whole_b * n));
-    const $D rest_a = a - whole_a * m, rest_b = b - whole_b * m;
-    const $D highest = rest_a * n + rest_b;
-    const $I more = active & (highest >= m);
-    const $D next_n = sadsl_floor(highest / m);
-    n = sadsl_select(more, next_n, n);
-    b = sadsl_select(more, highest - next_n * m, b);
-    const $D swap = m;
-    m = sadsl_select(more, rest_a, m);
-    a = sadsl_select(more, swap, a);
-    active = more;
-  }
-  return total;
-}
-// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of sadsl_affine_sum_$S
-// for all of them, while one has a lane with lattice points left. A sum whose lanes have all
-// ended keeps its values (its rounds are blends with an empty mask), so total[s] is
-// sadsl_affine_sum_$S(lo[s], hi[s], c, d, m, up) bit for bit; the sums' divisions overlap and
-// the loop has one exit to predict instead of N.
+// N sums of one c, d and m (bounds lo[s]..hi[s]) in one loop: each round of the count for all of
+// them, while one has a lane with lattice points left. A sum whose lanes have all ended keeps its
+// values (its rounds are blends with an empty mask), so total[s] is the sum's own count bit for
+// bit, as if it ran alone (N = 1, sadsl_affine_sum_$S); the sums' divisions overlap and the loop
+// has one exit to predict instead of N.
 template <int N>
 __attribute__(($T)) inline void sadsl_affine_sums_$S(const $D* lo, const $D* hi, $D c, $D d, $D m0, bool up, $D* total) {
   const $D zero = $SPLAT(0.0), one = $SPLAT(1.0);
@@ -267,6 +247,12 @@ __attribute__(($T)) inline void sadsl_affine_sums_$S(const $D* lo, const $D* hi,
       active[s] = more;
     }
   }
+}
+// One sum: sadsl_affine_sums_$S's rounds for it alone.
+__attribute__(($T)) inline $D sadsl_affine_sum_$S($D lo, $D hi, $D c, $D d, $D m, bool up) {
+  $D total;
+  sadsl_affine_sums_$S<1>(&lo, &hi, c, d, m, up, &total);
+  return total;
 }
 $TRANSPOSE
 )";
