@@ -148,6 +148,10 @@ __attribute__((target("avx2"))) inline sadsl_v4d sadsl_ceil(sadsl_v4d x) { retur
 // vminpd(x, y) = x < y ? x : y and vmaxpd(x, y) = x > y ? x : y, lane by lane.
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_min(sadsl_v4d x, sadsl_v4d y) { return __builtin_ia32_minpd256(x, y); }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_max(sadsl_v4d x, sadsl_v4d y) { return __builtin_ia32_maxpd256(x, y); }
+// Whether some / every lane of a mask (each lane all ones or all zeros) is set: the lanes' sign
+// bits (vmovmskpd), not four lane extractions.
+__attribute__((target("avx2"))) inline bool sadsl_any(sadsl_v4i m) { return __builtin_ia32_movmskpd256((sadsl_v4d)m) != 0; }
+__attribute__((target("avx2"))) inline bool sadsl_all(sadsl_v4i m) { return __builtin_ia32_movmskpd256((sadsl_v4d)m) == 0xF; }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_one_if(sadsl_v4i mask) {
   return (sadsl_v4d)(mask & (sadsl_v4i)sadsl_splat(1.0));
 }
@@ -187,7 +191,7 @@ __attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_avx2(sadsl_v4
   const sadsl_v4i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
                 sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
                 (hi <= most) & ((hi + one) * (c + hi * d + m) <= sadsl_splat(1125899906842624.0));
-  return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
+  return sadsl_all(ok);
 }
 // The same where c and m are constants the emitter has checked (sadsl_affine_sum_exact's
 // conditions on them hold): a third of the operations.
@@ -195,7 +199,7 @@ __attribute__((target("avx2"))) inline bool sadsl_affine_sum_exact_settled_avx2(
   const sadsl_v4d zero = sadsl_splat(0.0), one = sadsl_splat(1.0);
   const sadsl_v4i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(d) & (lo >= zero) & (d >= zero) &
                 (hi <= sadsl_splat(16777216.0)) & ((hi + one) * (c + hi * d + m) <= sadsl_splat(1125899906842624.0));
-  return (ok[0] & ok[1] & ok[2] & ok[3]) != 0;
+  return sadsl_all(ok);
 }
 __attribute__((target("avx2"))) inline sadsl_v4d sadsl_select(sadsl_v4i mask, sadsl_v4d yes, sadsl_v4d no) {
   return (sadsl_v4d)((mask & (sadsl_v4i)yes) | (~mask & (sadsl_v4i)no));
@@ -221,7 +225,7 @@ __attribute__((target("avx2"))) inline void sadsl_affine_sums_avx2(const sadsl_v
   for (;;) {
     sadsl_v4i any = active[0];
     for (int s = 1; s < N; ++s) any = any | active[s];
-    if ((any[0] | any[1] | any[2] | any[3]) == 0) break;
+    if (!sadsl_any(any)) break;
     for (int s = 0; s < N; ++s) {
       const sadsl_v4d whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
       total[s] = total[s] + (sadsl_v4d)(active[s] & (sadsl_v4i)(whole_a * (n[s] * (n[s] - one) * sadsl_splat(0.5)) + whole_b * n[s]));
@@ -306,6 +310,22 @@ __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_max(sadsl_v8d x, sadsl
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_min(sadsl_v8d x, sadsl_v8d y) { return __builtin_ia32_minpd512_mask(x, y, x, (unsigned char)-1, 4); }
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_max(sadsl_v8d x, sadsl_v8d y) { return __builtin_ia32_maxpd512_mask(x, y, x, (unsigned char)-1, 4); }
 #endif
+// Whether some / every lane of a mask (each lane all ones or all zeros) is set: the halves or'ed
+// (and'ed) and their sign bits taken (vmovmskpd), not eight lane extractions (a round of the
+// closed-form sums' loop waited for them). __builtin_shufflevector is GCC 12's and Clang's.
+#if defined(__clang__) || __GNUC__ >= 12
+__attribute__((target("avx512f"))) inline bool sadsl_any(sadsl_v8i m) {
+  typedef double half __attribute__((vector_size(32)));
+  return __builtin_ia32_movmskpd256((half)(__builtin_shufflevector(m, m, 0, 1, 2, 3) | __builtin_shufflevector(m, m, 4, 5, 6, 7))) != 0;
+}
+__attribute__((target("avx512f"))) inline bool sadsl_all(sadsl_v8i m) {
+  typedef double half __attribute__((vector_size(32)));
+  return __builtin_ia32_movmskpd256((half)(__builtin_shufflevector(m, m, 0, 1, 2, 3) & __builtin_shufflevector(m, m, 4, 5, 6, 7))) == 0xF;
+}
+#else
+__attribute__((target("avx512f"))) inline bool sadsl_any(sadsl_v8i m) { return (m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7]) != 0; }
+__attribute__((target("avx512f"))) inline bool sadsl_all(sadsl_v8i m) { return (m[0] & m[1] & m[2] & m[3] & m[4] & m[5] & m[6] & m[7]) != 0; }
+#endif
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_one_if(sadsl_v8i mask) {
   return (sadsl_v8d)(mask & (sadsl_v8i)sadsl_splat_avx512(1.0));
 }
@@ -345,7 +365,7 @@ __attribute__((target("avx512f"))) inline bool sadsl_affine_sum_exact_avx512(sad
   const sadsl_v8i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
                 sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
                 (hi <= most) & ((hi + one) * (c + hi * d + m) <= sadsl_splat_avx512(1125899906842624.0));
-  return (ok[0] & ok[1] & ok[2] & ok[3] & ok[4] & ok[5] & ok[6] & ok[7]) != 0;
+  return sadsl_all(ok);
 }
 // The same where c and m are constants the emitter has checked (sadsl_affine_sum_exact's
 // conditions on them hold): a third of the operations.
@@ -353,7 +373,7 @@ __attribute__((target("avx512f"))) inline bool sadsl_affine_sum_exact_settled_av
   const sadsl_v8d zero = sadsl_splat_avx512(0.0), one = sadsl_splat_avx512(1.0);
   const sadsl_v8i ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(d) & (lo >= zero) & (d >= zero) &
                 (hi <= sadsl_splat_avx512(16777216.0)) & ((hi + one) * (c + hi * d + m) <= sadsl_splat_avx512(1125899906842624.0));
-  return (ok[0] & ok[1] & ok[2] & ok[3] & ok[4] & ok[5] & ok[6] & ok[7]) != 0;
+  return sadsl_all(ok);
 }
 __attribute__((target("avx512f"))) inline sadsl_v8d sadsl_select(sadsl_v8i mask, sadsl_v8d yes, sadsl_v8d no) {
   return (sadsl_v8d)((mask & (sadsl_v8i)yes) | (~mask & (sadsl_v8i)no));
@@ -379,7 +399,7 @@ __attribute__((target("avx512f"))) inline void sadsl_affine_sums_avx512(const sa
   for (;;) {
     sadsl_v8i any = active[0];
     for (int s = 1; s < N; ++s) any = any | active[s];
-    if ((any[0] | any[1] | any[2] | any[3] | any[4] | any[5] | any[6] | any[7]) == 0) break;
+    if (!sadsl_any(any)) break;
     for (int s = 0; s < N; ++s) {
       const sadsl_v8d whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
       total[s] = total[s] + (sadsl_v8d)(active[s] & (sadsl_v8i)(whole_a * (n[s] * (n[s] - one) * sadsl_splat_avx512(0.5)) + whole_b * n[s]));

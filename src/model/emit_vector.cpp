@@ -103,7 +103,7 @@ public:
                 "(__builtin_nan(\"\")) & ~" + ok + ");",
             "for (" + isa_.values + " " + index + " = " + lo + ";; " + index + " = " + index + " + " + isa_.splat + "(1.0)) {",
             "  const " + isa_.masks + " " + on + " = " + ok + " & (" + index + " <= " + hi + ");",
-            "  if (!(" + each_lane(isa_.lanes, on + "[$]", " | ") + ")) break;"};
+            "  if (!sadsl_any(" + on + ")) break;"};
   }
   std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&,
                                      const std::string&, const std::string& term) const override {
@@ -197,7 +197,7 @@ __attribute__(($T)) inline bool sadsl_affine_sum_exact_$S($D lo, $D hi, $D c, $D
   const $I ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(c) & sadsl_integral(d) &
                 sadsl_integral(m) & (lo >= zero) & (c >= zero) & (d >= zero) & (m >= one) & (m <= most) &
                 (hi <= most) & ((hi + one) * (c + hi * d + m) <= $SPLAT(1125899906842624.0));
-  return ($ALL(ok)) != 0;
+  return sadsl_all(ok);
 }
 // The same where c and m are constants the emitter has checked (sadsl_affine_sum_exact's
 // conditions on them hold): a third of the operations.
@@ -205,7 +205,7 @@ __attribute__(($T)) inline bool sadsl_affine_sum_exact_settled_$S($D lo, $D hi, 
   const $D zero = $SPLAT(0.0), one = $SPLAT(1.0);
   const $I ok = sadsl_integral(lo) & sadsl_integral(hi) & sadsl_integral(d) & (lo >= zero) & (d >= zero) &
                 (hi <= $SPLAT(16777216.0)) & ((hi + one) * (c + hi * d + m) <= $SPLAT(1125899906842624.0));
-  return ($ALL(ok)) != 0;
+  return sadsl_all(ok);
 }
 __attribute__(($T)) inline $D sadsl_select($I mask, $D yes, $D no) {
   return ($D)((mask & ($I)yes) | (~mask & ($I)no));
@@ -231,7 +231,7 @@ __attribute__(($T)) inline void sadsl_affine_sums_$S(const $D* lo, const $D* hi,
   for (;;) {
     $I any = active[0];
     for (int s = 1; s < N; ++s) any = any | active[s];
-    if (($ANY(any)) == 0) break;
+    if (!sadsl_any(any)) break;
     for (int s = 0; s < N; ++s) {
       const $D whole_a = sadsl_floor(a[s] / m[s]), whole_b = sadsl_floor(b[s] / m[s]);
       total[s] = total[s] + ($D)(active[s] & ($I)(whole_a * (n[s] * (n[s] - one) * $SPLAT(0.5)) + whole_b * n[s]));
@@ -258,13 +258,18 @@ $TRANSPOSE
 )";
 
 // Rounding toward -infinity or +infinity without the inexact exception, and vminpd(x, y) =
-// x < y ? x : y, vmaxpd(x, y) = x > y ? x : y, lane by lane: the same operations in both forms.
+// x < y ? x : y, vmaxpd(x, y) = x > y ? x : y, lane by lane: the same operations in both forms;
+// and the tests of a mask's lanes.
 const char* const avx2_rounding = R"(// Rounding modes of vroundpd: toward -infinity or +infinity, without the inexact exception.
 __attribute__(($T)) inline $D sadsl_floor($D x) { return __builtin_ia32_roundpd256(x, 0x9); }
 __attribute__(($T)) inline $D sadsl_ceil($D x) { return __builtin_ia32_roundpd256(x, 0xA); }
 // vminpd(x, y) = x < y ? x : y and vmaxpd(x, y) = x > y ? x : y, lane by lane.
 __attribute__(($T)) inline $D sadsl_min($D x, $D y) { return __builtin_ia32_minpd256(x, y); }
-__attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd256(x, y); })";
+__attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd256(x, y); }
+// Whether some / every lane of a mask (each lane all ones or all zeros) is set: the lanes' sign
+// bits (vmovmskpd), not four lane extractions.
+__attribute__(($T)) inline bool sadsl_any($I m) { return __builtin_ia32_movmskpd256(($D)m) != 0; }
+__attribute__(($T)) inline bool sadsl_all($I m) { return __builtin_ia32_movmskpd256(($D)m) == 0xF; })";
 
 // vrndscalepd's immediates 0x9 and 0xA are vroundpd's; its last operand and that of vminpd /
 // vmaxpd (4) is the current rounding direction. GCC's builtins of vminpd and vmaxpd take a
@@ -279,6 +284,22 @@ __attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxp
 #else
 __attribute__(($T)) inline $D sadsl_min($D x, $D y) { return __builtin_ia32_minpd512_mask(x, y, x, (unsigned char)-1, 4); }
 __attribute__(($T)) inline $D sadsl_max($D x, $D y) { return __builtin_ia32_maxpd512_mask(x, y, x, (unsigned char)-1, 4); }
+#endif
+// Whether some / every lane of a mask (each lane all ones or all zeros) is set: the halves or'ed
+// (and'ed) and their sign bits taken (vmovmskpd), not eight lane extractions (a round of the
+// closed-form sums' loop waited for them). __builtin_shufflevector is GCC 12's and Clang's.
+#if defined(__clang__) || __GNUC__ >= 12
+__attribute__(($T)) inline bool sadsl_any($I m) {
+  typedef double half __attribute__((vector_size(32)));
+  return __builtin_ia32_movmskpd256((half)(__builtin_shufflevector(m, m, 0, 1, 2, 3) | __builtin_shufflevector(m, m, 4, 5, 6, 7))) != 0;
+}
+__attribute__(($T)) inline bool sadsl_all($I m) {
+  typedef double half __attribute__((vector_size(32)));
+  return __builtin_ia32_movmskpd256((half)(__builtin_shufflevector(m, m, 0, 1, 2, 3) & __builtin_shufflevector(m, m, 4, 5, 6, 7))) == 0xF;
+}
+#else
+__attribute__(($T)) inline bool sadsl_any($I m) { return ($ANY(m)) != 0; }
+__attribute__(($T)) inline bool sadsl_all($I m) { return ($ALL(m)) != 0; }
 #endif)";
 
 // Points in and metrics out, transposed in registers: the parameters of a group of points are
