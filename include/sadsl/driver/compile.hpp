@@ -97,8 +97,8 @@ struct compile_options {
   /// one per hardware thread. Each thread but the calling one works on its own copy of the kernel.
   unsigned threads = 0;
   /// The device to tune for, the search method and its budget (exact: to the proven optimum of
-  /// each design it finishes in half of that design's share of the budget, genetic-mp with the
-  /// rest otherwise; tune::search_settings::exact_budget_share).
+  /// each design it finishes in its part of the budget, genetic-mp otherwise; tune::tune_designs,
+  /// tune::search_settings::exact_budget_share).
   tune::device device = tune::builtin_device("u250");
   std::string method = "exact";
   tune::search_options search;

@@ -47,9 +47,10 @@ struct search_settings {
   /// tune_designs with exact: search each design only for points that beat the designs before it
   /// (search_options::cutoff); false proves every design's own optimum, for a full comparison.
   bool cutoff_across_designs = true;
-  /// tune_designs with exact and a budget (seconds or evaluations): the share of each design's
-  /// budget the exact search may use. A design it does not finish in that is searched by
-  /// genetic-mp with the rest, and reports the better of the two points. In (0, 1]; 1: exact only.
+  /// tune_designs with exact and a budget (seconds or evaluations): the part of a design's
+  /// allowance the exact search may use (tune_designs). A design it does not finish in that is
+  /// searched by genetic-mp with the rest, and reports the better of the two points. In (0, 1];
+  /// 1: exact only.
   double exact_budget_share = 0.5;
 };
 

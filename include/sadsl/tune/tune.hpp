@@ -35,14 +35,19 @@ bool proven_optimal(const multi_result& result);
 /// Whether every design's search finished on its own (exact: its space covered, or cut off).
 bool complete(const multi_result& result);
 
-/// Runs `method` on every space, one after the other, sharing the budget: each design gets an
-/// equal share of the seconds and of the evaluations (a design that finishes early leaves its
-/// time to the next ones). Designs that cannot fit the device (does_not_fit) are skipped (their
-/// result has found == false); if none fits, the first one's error is thrown. With "exact" and a
-/// budget, a design the exact search does not finish in its part of the share
-/// (search_settings::exact_budget_share) is searched by genetic-mp with the rest: exact where it
-/// finishes in the budget, genetic-mp otherwise. That design's result is the better point of the
-/// two (its method says whose; evaluations and seconds count both searches; not complete).
+/// Runs `method` on every space, one after the other, sharing the budget (seconds and
+/// evaluations; a design that finishes early leaves the rest to the next ones). Designs that
+/// cannot fit the device (does_not_fit) are skipped (their result has found == false); if none
+/// fits, the first one's error is thrown. Most methods give each design an equal share of what is
+/// left. "exact" with a budget searches the designs best first (ranked by a short random search):
+/// a design's exact search may use search_settings::exact_budget_share of eight equal shares of
+/// what is left (at most half of it while other designs follow), since proofs differ by that
+/// much and the best-ranked design's, without a cutoff, is often the longest; a design it does not
+/// finish there is searched by genetic-mp with the rest of an equal share: exact where it finishes
+/// in the budget, genetic-mp otherwise. That design's result is the better point of the two (its
+/// method says whose; evaluations and seconds count both searches; not complete). Designs left
+/// when the budget is used up are not searched: an exact tuning reports their ranking's point
+/// (method "random", not complete).
 multi_result tune_designs(const std::vector<design_space>& spaces, const std::string& method, const search_options& options);
 
 /// The work of one run of the kernel at the tuned problem sizes, computed by the caller from the
