@@ -187,7 +187,9 @@ private:
   /// the node); cleared with alike_.
   std::unordered_map<const void*, std::pair<model::expr, int>> relaxed_;
   std::vector<std::vector<double>> tables_;
-  std::map<std::vector<double>, int> table_ids_;
+  /// Tables by a hash of their values (bit patterns): equal tables are one id. Not keyed by the
+  /// values themselves, which a bound model's copy (one per loop order tried) would copy again.
+  std::unordered_map<std::uint64_t, std::vector<int>> table_ids_;
   std::vector<double> table_min_;
   std::vector<std::tuple<std::size_t, model::expr, int>> table_exprs_;  ///< (loop, expression, table) seen
   std::vector<std::vector<column>> param_columns_;  ///< per loop (empty until asked), memoized

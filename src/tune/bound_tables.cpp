@@ -5,6 +5,7 @@
 // search's set-up. The arithmetic is the model's own (model::apply), so a table holds exactly what
 // the model evaluates.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "bound.hpp"
@@ -108,9 +109,13 @@ int bound_model::table_for(const model::expr& e, std::size_t loop) {
 }
 
 int bound_model::add_table(std::vector<double> values) {
-  if (auto known = table_ids_.find(values); known != table_ids_.end()) return known->second;
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a over the values (-0 as 0: equal values, one hash)
+  for (double v : values) hash = (hash ^ std::bit_cast<std::uint64_t>(v == 0 ? 0.0 : v)) * 1099511628211ull;
+  std::vector<int>& alike = table_ids_[hash];
+  for (int known : alike)
+    if (tables_[static_cast<std::size_t>(known)] == values) return known;
   int id = static_cast<int>(tables_.size());
-  table_ids_.emplace(values, id);
+  alike.push_back(id);
   table_min_.push_back(*std::min_element(values.begin(), values.end()));
   tables_.push_back(std::move(values));
   return id;

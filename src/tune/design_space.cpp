@@ -240,24 +240,23 @@ std::vector<std::int64_t> design_space::level_values(std::size_t loop, std::span
   double hi = level == 0 ? static_cast<double>(size) : static_cast<double>(outer[level - 1]);
   if (rule.lower_usable) lo = std::max(lo, std::ceil(bound(*p.lower_bound, loop, outer)));
   if (rule.upper_usable) hi = std::min(hi, std::floor(bound(*p.upper_bound, loop, outer)));
-  std::vector<std::int64_t> candidates;
-  if (level == 0 && (options_.divisor_tiles_only || rule.divides_size)) {
-    candidates = divisors(size);
-  } else if (rule.divides_parent) {
-    candidates = divisors(outer[level - 1]);
-  } else if (rule.power_of_two) {
-    for (std::int64_t v = 1; v <= hi && v > 0; v *= 2) candidates.push_back(v);
-  } else if (hi >= lo) {
-    if (hi - lo >= static_cast<double>(options_.max_chains_per_loop)) throw too_many_tilings(loop);
-    for (auto v = static_cast<std::int64_t>(lo); v <= static_cast<std::int64_t>(hi); ++v) candidates.push_back(v);
-  }
   std::vector<std::int64_t> values;
-  for (std::int64_t v : candidates) {
-    if (v < lo || v > hi) continue;
-    if (rule.power_of_two && !is_power_of_two(v)) continue;
+  auto consider = [&](std::int64_t v) {
+    if (v < lo || v > hi) return;
+    if (rule.power_of_two && !is_power_of_two(v)) return;
     bool related = std::all_of(rule.divides.begin(), rule.divides.end(), [&](std::size_t l) { return l >= level || outer[l] % v == 0; }) &&
                    std::all_of(rule.multiple_of.begin(), rule.multiple_of.end(), [&](std::size_t l) { return l >= level || v % outer[l] == 0; });
     if (related) values.push_back(v);
+  };
+  if (level == 0 && (options_.divisor_tiles_only || rule.divides_size)) {
+    for (std::int64_t v : known_divisors(size)) consider(v);
+  } else if (rule.divides_parent) {
+    for (std::int64_t v : known_divisors(outer[level - 1])) consider(v);
+  } else if (rule.power_of_two) {
+    for (std::int64_t v = 1; v <= hi && v > 0; v *= 2) consider(v);
+  } else if (hi >= lo) {
+    if (hi - lo >= static_cast<double>(options_.max_chains_per_loop)) throw too_many_tilings(loop);
+    for (auto v = static_cast<std::int64_t>(lo); v <= static_cast<std::int64_t>(hi); ++v) consider(v);
   }
   return values;
 }

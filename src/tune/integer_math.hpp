@@ -2,6 +2,7 @@
 // Small integer helpers shared by the searches.
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace sadsl::tune {
@@ -18,6 +19,15 @@ inline std::vector<std::int64_t> divisors(std::int64_t n) {
   }
   low.insert(low.end(), high.rbegin(), high.rend());
   return low;
+}
+
+/// divisors(n), remembered per thread: the searches ask for the divisors of the same few sizes
+/// and factors for every random tiling and mutation (a tenth of the exact search's ranking).
+inline const std::vector<std::int64_t>& known_divisors(std::int64_t n) {
+  thread_local std::unordered_map<std::int64_t, std::vector<std::int64_t>> known;
+  if (auto found = known.find(n); found != known.end()) return found->second;
+  if (known.size() >= 4096) known.clear();  // a bound on the memory, not on correctness
+  return known.emplace(n, divisors(n)).first->second;
 }
 
 /// The element of the sorted, non-empty `values` nearest to `v` (ties to the smaller).

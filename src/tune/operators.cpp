@@ -51,7 +51,7 @@ tiling mutate(const design_space& space, const tiling& t, double alpha, rng& ran
   std::size_t b = random.index(e.size() - 1);
   if (b >= a) ++b;
   if (random.chance(alpha)) {
-    std::vector<std::int64_t> factors = divisors(e[a]);
+    const std::vector<std::int64_t>& factors = known_divisors(e[a]);
     std::int64_t f = factors.size() > 1 ? factors[1 + random.index(factors.size() - 1)] : 1;
     e[a] /= f;
     e[b] *= f;
