@@ -1,5 +1,6 @@
 // Assembly of a model's C++ source: helpers, the scalar, AVX2 and AVX-512 evaluation functions,
 // the exported point and batch entry points and the ABI table.
+#include <functional>
 #include <set>
 #include <string>
 
@@ -35,6 +36,15 @@ const char* const prelude_head = R"(#include <cstddef>
 #endif
 #if !defined(SADSL_AVX2_ONLY) && !defined(SADSL_AVX512_ONLY)
 #define SADSL_HAVE_SCALAR_PATH 1
+#endif
+
+// Code that the models of a unit call (the drivers of the vector paths' batches and points, their
+// loads of a group's parameters, a core that models share) is compiled once: not inlined into
+// its callers and not specialized for them (GCC's noipa; Clang clones no function here).
+#if defined(__clang__)
+#define SADSL_SHARED noinline
+#else
+#define SADSL_SHARED noipa
 #endif
 
 namespace {
@@ -184,63 +194,70 @@ std::string escaped(const std::string& text) {
   return out;
 }
 
-std::string evaluation_code(const design_model& model) {
-  return "#ifdef SADSL_HAVE_SCALAR_PATH\n" + emit::evaluation_function(model, emit::scalar_dialect()) +
-         "#endif\n\n#ifdef SADSL_HAVE_AVX2_PATH\n" + emit::evaluation_function(model, emit::avx2_dialect()) +
-         "#endif\n\n#ifdef SADSL_HAVE_AVX512_PATH\n" + emit::evaluation_function(model, emit::avx512_dialect()) + "#endif\n";
+// A model's evaluation code: its core (emit::core_function, in a namespace named by the core's
+// hash, which models that differ only in which tile count goes where share) and the model's own
+// part: the parameter indices of its tile counts, which its entries pass to the core, and the
+// scalar path's evaluation function.
+struct evaluation_code {
+  std::string core;
+  std::string core_hash;
+  std::string entry;
+  std::string space() const { return "sadsl_core_" + core_hash; }
+  std::string hash() const { return content_hash(core + entry); }
+};
+
+std::string each_path(const std::function<std::string(const emit::dialect&)>& code) {
+  return "#ifdef SADSL_HAVE_SCALAR_PATH\n" + code(emit::scalar_dialect()) + "#endif\n\n#ifdef SADSL_HAVE_AVX2_PATH\n" +
+         code(emit::avx2_dialect()) + "#endif\n\n#ifdef SADSL_HAVE_AVX512_PATH\n" + code(emit::avx512_dialect()) +
+         "#endif\n";
 }
 
-// The points of a batch after its last whole group of `lanes`: one group of copies, the last
-// point repeated in the lanes beyond them, whose parameters (inferred ones are written in place)
-// and metrics are copied back; a batch of 4 costs one AVX-512 evaluation, not four (the exact
-// search evaluates its leaves four at a time). Without parameters, point by point.
-std::string rest_of_batch(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa) {
-  std::string lanes = std::to_string(isa.lanes), s = isa.suffix;
-  if (parameters == 0)
-    return "  for (; start < count; ++start) " + symbol + "_point_" + s +
-           "(points + start * width, metrics + start * sadsl_metric_count, limits);\n";
-  return "  if (start == count) return;\n"
-         "  const std::size_t rest = count - start;\n"
-         "  double rows[" + lanes + " * width], out[sadsl_metric_count * " + lanes + "], group[sadsl_metric_count * " + lanes + "];\n"
-         "  for (std::size_t l = 0; l < " + lanes + "; ++l)\n"
-         "    __builtin_memcpy(rows + l * width, points + (start + (l < rest ? l : rest - 1)) * width, sizeof(double) * width);\n"
-         "  sadsl_evaluate_" + s + "(rows, width, out, limits);\n"
-         "  sadsl_store_points_" + s + "(out, group);\n"
-         "  __builtin_memcpy(points + start * width, rows, sizeof(double) * width * rest);\n"
-         "  __builtin_memcpy(metrics + start * sadsl_metric_count, group, sizeof(double) * sadsl_metric_count * rest);\n";
+std::string count_table(const std::vector<expr>& counts) {
+  std::string table = "// The tile counts ceil(p_a / p_b), a and b each:";
+  for (const expr& c : counts) (table += ' ') += to_string(c);
+  if (counts.empty()) table += " none";
+  table += ".\nstatic const std::uint32_t sadsl_counts[] = {";
+  std::vector<std::size_t> operands = emit::count_operands(counts);
+  for (std::size_t i = 0; i < operands.size(); ++i) (table += i ? ", " : "") += std::to_string(operands[i]);
+  return table + (operands.empty() ? "0};\n" : "};\n");
 }
 
-// A vector path's entry points: points go `lanes` at a time through sadsl_evaluate_<suffix>,
-// which reads and writes their parameters in place; its metrics come back in lanes and are
-// transposed (sadsl_store_points_<suffix>); the rest of a batch goes as one group of copies. A
-// single point goes through it in every lane (a row stride of 0), which is faster than the
-// scalar function.
-std::string vector_entry_code(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa) {
-  std::string n = std::to_string(parameters), lanes = std::to_string(isa.lanes), s = isa.suffix;
-  std::string target = "__attribute__((target(\"" + isa.target + "\"))) static void ";
+evaluation_code evaluation_code_of(const design_model& model) {
+  std::vector<expr> counts = emit::tile_counts(model);
+  evaluation_code code;
+  code.core = each_path([&](const emit::dialect& form) { return emit::core_function(model, counts, form); });
+  code.core_hash = content_hash(code.core);
+  code.entry = count_table(counts);
+  ((code.entry += "\n#ifdef SADSL_HAVE_SCALAR_PATH\n") += emit::scalar_dialect().signature()) += " {\n  ";
+  (code.entry += code.space()) += "::sadsl_core(point, out, limits, sadsl_counts);\n}\n#endif\n";
+  return code;
+}
+
+std::string core_namespace(const evaluation_code& code) {
+  return "\nnamespace " + code.space() + " {\n\n" + code.core + "\n}  // namespace " + code.space() + "\n\n";
+}
+
+// A vector path's entry points: the shared drivers (vector_helpers) with the model's core, tile
+// counts and row width.
+std::string vector_entry_code(const std::string& symbol, std::size_t parameters, const emit::vector_isa& isa,
+                              const std::string& space) {
+  std::string s = isa.suffix, target = "__attribute__((target(\"" + isa.target + "\"))) static void ";
+  std::string core = space + "::sadsl_core_" + s + ", sadsl_counts";
   return target + symbol + "_point_" + s + "(double* point, double* metrics, const sadsl_limits* limits) {\n"
-         "  double out[sadsl_metric_count * " + lanes + "];\n"
-         "  sadsl_evaluate_" + s + "(point, 0, out, limits);\n"
-         "  for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[k] = out[" + lanes + " * k];\n"
+         "  sadsl_point_" + s + "(" + core + ", point, metrics, limits);\n"
          "}\n\n" +
          target + symbol + "_batch_" + s + "(std::size_t count, double* points, double* metrics,\n"
          "    const sadsl_limits* limits) {\n"
-         "  constexpr std::size_t width = " + n + ";\n"
-         "  std::size_t start = 0;\n"
-         "  for (; start + " + lanes + " <= count; start += " + lanes + ") {\n"
-         "    double out[sadsl_metric_count * " + lanes + "];\n"
-         "    sadsl_evaluate_" + s + "(points + start * width, width, out, limits);\n"
-         "    sadsl_store_points_" + s + "(out, metrics + start * sadsl_metric_count);\n"
-         "  }\n" +
-         rest_of_batch(symbol, parameters, isa) + "}\n";
+         "  sadsl_batch_" + s + "(" + core + ", " + std::to_string(parameters) + ", count, points, metrics, limits);\n"
+         "}\n";
 }
 
 // The exported entry points run the widest path the machine has; without a vector path every
 // point goes through the scalar function.
-std::string entry_code(const std::string& symbol, std::size_t parameters) {
+std::string entry_code(const std::string& symbol, std::size_t parameters, const std::string& space) {
   std::string n = std::to_string(parameters);
-  return "#ifdef SADSL_HAVE_AVX2_PATH\n" + vector_entry_code(symbol, parameters, emit::avx2_isa()) +
-         "#endif\n\n#ifdef SADSL_HAVE_AVX512_PATH\n" + vector_entry_code(symbol, parameters, emit::avx512_isa()) +
+  return "#ifdef SADSL_HAVE_AVX2_PATH\n" + vector_entry_code(symbol, parameters, emit::avx2_isa(), space) +
+         "#endif\n\n#ifdef SADSL_HAVE_AVX512_PATH\n" + vector_entry_code(symbol, parameters, emit::avx512_isa(), space) +
          "#endif\n\n"
          "static void " + symbol + "_point(double* point, void* out, const void* limits) {\n"
          "  double* metrics = static_cast<double*>(out);\n"
@@ -274,10 +291,10 @@ std::string entry_code(const std::string& symbol, std::size_t parameters) {
 
 // The entry points, after the model's anonymous namespace, or inside its own namespace (a
 // function with C linkage may be declared in a namespace).
-std::string exports(const design_model& model, const std::string& hash, bool own_namespace) {
+std::string exports(const design_model& model, const std::string& hash, const std::string& space, bool own_namespace) {
   std::string symbol = "sadsl_model_" + hash;
   return std::string(own_namespace ? "\n" : "\n}  // namespace\n\n") + "extern \"C\" {\n\n" +
-         entry_code(symbol, model.params.size()) +
+         entry_code(symbol, model.params.size(), space) +
          "struct " + symbol + "_abi_t {\n  unsigned version, parameter_count;\n  const char* model_name;\n"
          "  const char* model_hash;\n  void (*point)(double*, void*, const void*);\n"
          "  void (*batch)(std::size_t, double*, void*, const void*);\n};\n\n"
@@ -289,7 +306,7 @@ std::string exports(const design_model& model, const std::string& hash, bool own
 
 }  // namespace
 
-std::string model_hash(const design_model& model) { return content_hash(evaluation_code(model)); }
+std::string model_hash(const design_model& model) { return evaluation_code_of(model).hash(); }
 
 namespace {
 
@@ -302,25 +319,26 @@ std::string registration(const std::string& hash) {
 }  // namespace
 
 emitted_model emit_model(const design_model& model, const emit_options& options) {
-  std::string code = evaluation_code(model);
-  std::string hash = content_hash(code);
+  evaluation_code code = evaluation_code_of(model);
+  std::string hash = code.hash();
   std::string source = "// Generated by sadsl from model \"" + escaped(model.name) + "\" (hash " + hash +
-                       "). Do not edit.\n" + prelude() + code + exports(model, hash, false);
+                       "). Do not edit.\n" + prelude() + core_namespace(code) + code.entry + exports(model, hash, code.space(), false);
   if (options.register_ahead_of_time) source += registration(hash);
-  return {std::move(source), std::move(hash)};
+  return {std::move(source), std::move(hash), code.core_hash};
 }
 
 emitted_models emit_models(const std::vector<const design_model*>& models, const emit_options& options) {
   emitted_models out;
   out.source = prelude() + "\n}  // namespace\n";
-  std::set<std::string> emitted;
+  std::set<std::string> emitted, cores;
   for (const design_model* model : models) {
-    std::string code = evaluation_code(*model);
-    std::string hash = content_hash(code);
+    evaluation_code code = evaluation_code_of(*model);
+    std::string hash = code.hash();
     out.hashes.push_back(hash);
     if (!emitted.insert(hash).second) continue;
-    out.source += "\n// model \"" + escaped(model->name) + "\"\nnamespace sadsl_model_" + hash + " {\n\n" + code +
-                  exports(*model, hash, true);
+    if (cores.insert(code.core_hash).second) out.source += core_namespace(code);
+    out.source += "\n// model \"" + escaped(model->name) + "\"\nnamespace sadsl_model_" + hash + " {\n\n" + code.entry +
+                  exports(*model, hash, code.space(), true);
     if (options.register_ahead_of_time) out.source += registration(hash);
     out.source += "\n}  // namespace sadsl_model_" + hash + "\n";
   }

@@ -70,6 +70,11 @@ public:
   std::string signature() const override {
     return "inline void sadsl_evaluate(double* point, double* out, const sadsl_limits* limits)";
   }
+  std::string core_signature() const override {
+    return "__attribute__((SADSL_SHARED)) static void sadsl_core([[maybe_unused]] double* point, double* out, const sadsl_limits* limits, "
+           "[[maybe_unused]] const std::uint32_t* counts)";
+  }
+  std::string load_parameter_at(const std::string& index) const override { return "point[" + index + "]"; }
   std::vector<std::string> sum_open(const std::string& total, const std::string& index, const std::string& lo,
                                     const std::string& hi) const override {
     return {"double " + total + " = 0.0;",

@@ -30,6 +30,12 @@ public:
   virtual std::string store_metric(const std::string& field, const std::string& value) const = 0;
   virtual std::string limit(const std::string& field) const = 0;  ///< limits->field as a value
   virtual std::string signature() const = 0;                        ///< the function head
+  /// The head of a model's core (core_function): signature()'s arguments and `counts`, the
+  /// parameter indices of the tile counts (a, b for ceil(p_a / p_b), a pair per count). Not
+  /// inlined: the models that share a core call one copy.
+  virtual std::string core_signature() const = 0;
+  /// A parameter's value read at the index `index` (an expression) before any is inferred.
+  virtual std::string load_parameter_at(const std::string& index) const = 0;
   /// A summation: `total` = the sum over `index` = lo, lo + 1, .. while <= hi of `term`, which
   /// the body computes between the lines of sum_open and sum_close; the caller closes the loop's
   /// brace. The terms are added in ascending order of the index, as evaluate() adds them, and a
@@ -77,8 +83,22 @@ const dialect& avx512_dialect();
 /// The types and helpers a vector form's evaluation calls, for the model's prelude.
 std::string vector_helpers(const vector_isa& isa);
 
-/// The evaluation function of `model` in `form`.
-std::string evaluation_function(const design_model& model, const dialect& form);
+/// The tile counts of `model`: its subexpressions ceil(a / b) of two parameters, neither
+/// inferred (e.g. ceil(I / i_t1)), each once, in the order a walk of the model's expressions from
+/// its first one meets them. Designs that differ only in their tile order (MM's [i,j] <[j,k],i>
+/// and [i,j] <[i,k],j>) compute the same function of their parameters and these counts, in a
+/// different order of the counts.
+std::vector<expr> tile_counts(const design_model& model);
+
+/// The evaluation of `model` in `form` with its tile counts (tile_counts) read from the parameters
+/// that the core's `counts` argument names (core_signature), in the order of `counts`: the same
+/// text for models that differ only in which tile count goes where, which then share one compiled
+/// core. The text names no model and no count.
+std::string core_function(const design_model& model, const std::vector<expr>& counts, const dialect& form);
+
+/// The parameter indices a, b of each tile count ceil(p_a / p_b), in order: the `counts`
+/// argument of the model's core.
+std::vector<std::size_t> count_operands(const std::vector<expr>& counts);
 
 /// Shortest round-trip decimal text of a double (with ".0" when integral).
 std::string decimal(double value);

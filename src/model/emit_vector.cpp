@@ -89,6 +89,15 @@ public:
     return "__attribute__((target(\"" + isa_.target + "\"))) inline void sadsl_evaluate_" + isa_.suffix +
            "(double* points, std::size_t stride, double* out, const sadsl_limits* limits)";
   }
+  std::string core_signature() const override {
+    return "__attribute__((target(\"" + isa_.target + "\"), SADSL_SHARED)) static void sadsl_core_" + isa_.suffix +
+           "([[maybe_unused]] double* points, [[maybe_unused]] std::size_t stride, double* out, const sadsl_limits* limits,\n    "
+           "[[maybe_unused]] const std::uint32_t* counts)";
+  }
+  std::string load_parameter_at(const std::string& index) const override {
+    if (isa_.loads_transposed) return "parameters[" + index + "]";
+    return isa_.gather + "(points + " + index + ", stride)";
+  }
   // One loop for all lanes: each lane's index starts at its own lower bound and steps by 1.0, as
   // the scalar loop's does, and the lane adds a term while its index is within its own bound
   // (else +0.0, which leaves its total as it is), so each lane adds the terms the scalar code adds,
@@ -393,6 +402,47 @@ __attribute__(($T)) inline void sadsl_load_points_$S(const double* points, std::
 }
 )";
 
+// A model's point and batch entries call these with its core and tile counts (one copy per unit,
+// not per model: each model's inlined copy of the loops and transpositions was a third of its
+// compile time). A batch goes `lanes` points at a time through `evaluate`, which reads and writes
+// their parameters in place; its metrics come back in lanes and are transposed. The points after
+// the last whole group go as one group of copies, the last point repeated in the lanes beyond
+// them, whose parameters (inferred ones are written in place) and metrics are copied back: a batch
+// of 4 costs one AVX-512 evaluation, not four (the exact search evaluates its leaves four at a
+// time). A single point goes through `evaluate` in every lane (a row stride of 0), which is
+// faster than the scalar function.
+const char* const drivers = R"(
+typedef void (*sadsl_core_$S)(double* points, std::size_t stride, double* out, const sadsl_limits* limits, const std::uint32_t* counts);
+__attribute__(($T, SADSL_SHARED)) inline void sadsl_point_$S(sadsl_core_$S evaluate, const std::uint32_t* counts, double* point,
+                                                           double* metrics, const sadsl_limits* limits) {
+  constexpr std::size_t lanes = sizeof($D) / sizeof(double);
+  double out[sadsl_metric_count * lanes];
+  evaluate(point, 0, out, limits, counts);
+  for (std::size_t k = 0; k < sadsl_metric_count; ++k) metrics[k] = out[lanes * k];
+}
+__attribute__(($T, SADSL_SHARED)) inline void sadsl_batch_$S(sadsl_core_$S evaluate, const std::uint32_t* counts, std::size_t width,
+                                                           std::size_t count, double* points, double* metrics,
+                                                           const sadsl_limits* limits) {
+  constexpr std::size_t lanes = sizeof($D) / sizeof(double);
+  std::size_t start = 0;
+  for (; start + lanes <= count; start += lanes) {
+    double out[sadsl_metric_count * lanes];
+    evaluate(points + start * width, width, out, limits, counts);
+    sadsl_store_points_$S(out, metrics + start * sadsl_metric_count);
+  }
+  if (start == count) return;
+  const std::size_t rest = count - start;
+  double out[sadsl_metric_count * lanes], group[sadsl_metric_count * lanes];
+  double* rows = static_cast<double*>(__builtin_alloca(sizeof(double) * lanes * (width ? width : 1)));
+  for (std::size_t l = 0; l < lanes; ++l)
+    __builtin_memcpy(rows + l * width, points + (start + (l < rest ? l : rest - 1)) * width, sizeof(double) * width);
+  evaluate(rows, width, out, limits, counts);
+  sadsl_store_points_$S(out, group);
+  __builtin_memcpy(points + start * width, rows, sizeof(double) * width * rest);
+  __builtin_memcpy(metrics + start * sadsl_metric_count, group, sizeof(double) * sadsl_metric_count * rest);
+}
+)";
+
 // Replaces `$NAME(arg)` by `expand(arg)` wherever it occurs.
 template <class Expand>
 std::string expanded_calls(std::string text, const std::string& name, Expand expand) {
@@ -439,7 +489,8 @@ std::string vector_helpers(const vector_isa& isa) {
                      helpers_text;
   text = replaced_all(text, "$ROUNDING", n == 4 ? avx2_rounding : avx512_rounding);
   text = replaced_all(text, "$TRANSPOSE", std::string(n == 4 ? avx2_transpose : avx512_transpose) +
-                                                (isa.loads_transposed ? load_points : "\n") + "#undef SADSL_TRANSPOSE_IN_REGISTERS");
+                                                (isa.loads_transposed ? load_points : "\n") + "#undef SADSL_TRANSPOSE_IN_REGISTERS" +
+                                                drivers);
   std::string gathered, scattered;
   for (std::size_t l = 0; l < n; ++l) {
     std::string row = l == 0 ? "p[0]" : l == 1 ? "p[stride]" : "p[" + std::to_string(l) + " * stride]";

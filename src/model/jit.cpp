@@ -339,12 +339,14 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
   }
   // The models to compile, once per hash, with the size of their source (the compile time's proxy).
   std::vector<cache_entry> entries(models.size());
+  std::vector<std::string> cores(models.size());
   std::vector<std::size_t> missing, weight(models.size(), 0);
   std::map<std::string, std::size_t> first_with;
   for (std::size_t m = 0; m < models.size(); ++m) {
     try {
       emitted_model alone = emit_model(*models[m]);
       entries[m] = setup->entry(alone);
+      cores[m] = alone.core_hash;
       weight[m] = alone.source.size();
     } catch (const error& e) {  // a model that cannot be written (jit_compile's error): the others go on
       out[m].error = e.what();
@@ -352,16 +354,30 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
     }
     if (!cached(entries[m].library) && first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
   }
-  // Longest first, each to the lightest group (a compiler run has a fixed cost, so one group per thread).
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  std::size_t count = std::min<std::size_t>(threads, missing.size());
-  std::vector<std::vector<std::size_t>> groups(count);
-  std::vector<std::size_t> load_of(count, 0);
-  std::stable_sort(missing.begin(), missing.end(), [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });
+  // Models with one core go together (the core is compiled once; the others add their entry
+  // points only); longest first, each to the lightest group (a compiler run has a fixed cost, so
+  // one group per thread).
+  std::vector<std::vector<std::size_t>> sharing;
+  std::vector<std::size_t> sharing_weight;
+  std::map<std::string, std::size_t> sharing_of;
   for (std::size_t m : missing) {
+    auto [at, fresh] = sharing_of.emplace(cores[m], sharing.size());
+    if (fresh) {
+      sharing.emplace_back();
+      sharing_weight.push_back(weight[m]);
+    }
+    sharing[at->second].push_back(m);
+  }
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t count = std::min<std::size_t>(threads, sharing.size());
+  std::vector<std::vector<std::size_t>> groups(count);
+  std::vector<std::size_t> load_of(count, 0), order(sharing.size());
+  for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sharing_weight[a] > sharing_weight[b]; });
+  for (std::size_t s : order) {
     std::size_t g = static_cast<std::size_t>(std::min_element(load_of.begin(), load_of.end()) - load_of.begin());
-    groups[g].push_back(m);
-    load_of[g] += weight[m];
+    groups[g].insert(groups[g].end(), sharing[s].begin(), sharing[s].end());
+    load_of[g] += sharing_weight[s];
   }
   std::vector<std::string> failed(count);
   auto run = [&](std::size_t g) {

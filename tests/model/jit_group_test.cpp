@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "sadsl/model/compile.hpp"
 #include "sadsl/model/evaluator.hpp"
+#include "sadsl/model/files.hpp"
+#include "sadsl/model/interpreter.hpp"
 #include "sadsl/model/odyssey.hpp"
 #include "sadsl/tune/device.hpp"
 #include "test_support.hpp"
@@ -97,7 +100,82 @@ TEST_CASE("models compiled together are cached one by one and give jit_compile's
   options.cache_dir = cache.dir / "every-core";
   for (const jit_outcome& o : jit_compile_all(pointers(models), options, 0)) CHECK(o.compiled);
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  CHECK(files_with(options.cache_dir, ".cpp").size() == std::min<std::size_t>(cores, models.size()));
+  std::set<std::string> shared;  // models with one core are compiled together
+  for (const design_model& m : models) shared.insert(emit_model(m).core_hash);
+  CHECK(files_with(options.cache_dir, ".cpp").size() == std::min<std::size_t>(cores, shared.size()));
+}
+
+namespace {
+
+// A design's model in which the outer tile loop's count multiplies the phases, the inner one's
+// the work of a phase: two tile orders give the same function of the two counts, in the other
+// order (as MM's [i,j] <[j,k],i> and [i,j] <[i,k],j>). One count is written ceil(I / i_t1), the
+// other ceil_div(J, j_t1): both are tile counts.
+design_model tile_order_model(const std::string& name, bool i_outer) {
+  design_model m = testing::sized_model(name, {"I", "J", "i_t1", "j_t1"});
+  expr i_tiles = ceil(m.param("I") / m.param("i_t1")), j_tiles = ceil_div(m.param("J"), m.param("j_t1"));
+  expr outer = i_outer ? i_tiles : j_tiles, inner = i_outer ? j_tiles : i_tiles;
+  m.modules.push_back({"PE", module_role::compute, make_leaf(outer * (inner * m.param("i_t1") + 7)), {}, {}});
+  m.dsp = 5 * (outer + inner);
+  return m;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& of) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(of); at != std::string::npos; at = text.find(of, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("models that differ only in where their tile counts go share one core, compiled once", "[jit]") {
+  design_model i_outer = tile_order_model("i outer", true), j_outer = tile_order_model("j outer", false);
+  design_model other = tile_order_model("other", true);
+  other.modules[0].main = make_leaf(ceil(other.param("I") / other.param("i_t1")) + 7);
+  emitted_model a = emit_model(i_outer), b = emit_model(j_outer), c = emit_model(other);
+  CHECK(a.hash != b.hash);
+  CHECK(a.core_hash == b.core_hash);
+  CHECK(c.core_hash != a.core_hash);
+  // Each model's own source holds the core; a unit of all three holds the shared one once.
+  CHECK(occurrences(a.source, "namespace sadsl_core_" + a.core_hash + " {") == 1);
+  emitted_models together = emit_models({&i_outer, &other, &j_outer});
+  CHECK(occurrences(together.source, "namespace sadsl_core_" + a.core_hash + " {") == 1);
+  CHECK(occurrences(together.source, "namespace sadsl_core_" + c.core_hash + " {") == 1);
+  CHECK(occurrences(together.source, "\nnamespace sadsl_core_") == 2);
+
+  // Compiled on two threads: the sharing models go to one unit, the other to the second.
+  testing::temporary_cache cache("jit-shared-core");
+  jit_options options;
+  options.cache_dir = cache.dir;
+  std::vector<jit_outcome> compiled = jit_compile_all({&i_outer, &other, &j_outer}, options, 2);
+  auto sources = files_with(cache.dir, ".cpp");
+  REQUIRE(sources.size() == 2);
+  std::size_t with_both = 0;
+  for (const auto& s : sources) {
+    std::string text = read_input_file(s, "group source");
+    bool has_a = text.find("namespace sadsl_model_" + a.hash + " {") != std::string::npos;
+    bool has_b = text.find("namespace sadsl_model_" + b.hash + " {") != std::string::npos;
+    CHECK(has_a == has_b);
+    with_both += has_a && has_b;
+  }
+  CHECK(with_both == 1);
+
+  // Each gives its own model's values (the interpreter's, bit for bit), which differ.
+  device_limits u250 = sadsl::tune::builtin_device("u250").limits();
+  std::vector<design_model*> models{&i_outer, &other, &j_outer};
+  std::size_t differing = 0;
+  for (std::size_t m = 0; m < 3; ++m) {
+    REQUIRE(compiled[m].compiled);
+    std::vector<double> points = testing::random_points(*models[m], 200, 11);
+    std::vector<metrics> got = evaluated(*compiled[m].compiled, points, 4);
+    for (std::size_t p = 0; p < got.size(); ++p) {
+      std::vector<double> point(points.begin() + 4 * p, points.begin() + 4 * p + 4);
+      metrics expected = interpreter(*models[m]).evaluate(point, u250);
+      CHECK(std::memcmp(&got[p], &expected, sizeof(metrics)) == 0);
+      if (m == 2) differing += interpreter(i_outer).evaluate(point, u250).latency != got[p].latency;
+    }
+  }
+  CHECK(differing > 100);
 }
 
 TEST_CASE("a group that fails to compile gives each of its models the error", "[jit][errors]") {

@@ -144,7 +144,8 @@ TEST_CASE("the JIT builds the path this machine runs, and the portable and scala
 }
 
 TEST_CASE("emitted source builds without a warning (-Wall -Wextra -Werror) with GCC and with Clang", "[jit]") {
-  // An imported model and one with closed-form sums (alone and two of one c, d and m), every path.
+  // An imported model (tile counts, inferred packing factors), one with closed-form sums (alone
+  // and two of one c, d and m) and one without parameters, every path.
   design_model sums = testing::sized_model("warnings_test", {"L", "H"});
   expr lo = sums.param("L"), hi = sums.param("H"), i = expr::index(0, "i");
   module_latency pe;
@@ -152,6 +153,9 @@ TEST_CASE("emitted source builds without a warning (-Wall -Wextra -Werror) with 
   pe.main = make_leaf(sum(i, lo, hi, ceil_div(3 + i * hi, 5)) + sum(i, expr(0), hi, ceil_div(3 + i * hi, 5)));
   sums.modules = {pe};
   sums.dsp = sum(i, lo, hi, floor_div(i * lo, 7));
+  design_model constant = testing::sized_model("constant", {});
+  constant.modules = {pe};
+  constant.modules[0].main = make_leaf(7);
   std::vector<std::string> compilers;
   for (const char* name : {"g++", "clang++"}) {
     const char* path = std::getenv("PATH");
@@ -167,7 +171,7 @@ TEST_CASE("emitted source builds without a warning (-Wall -Wextra -Werror) with 
   REQUIRE(!compilers.empty());
   testing::temporary_cache cache("jit-warnings");
   for (const std::string& compiler : compilers)
-    for (const design_model& model : {kernel3_2(), sums}) {
+    for (const design_model& model : {kernel3_2(), sums, constant}) {
       INFO(compiler << ", model " << model.name);
       jit_options options = options_in(cache);
       options.compiler = compiler;

@@ -47,15 +47,21 @@ std::string emit_cpp(const design_model& model, const emit_options& options = {}
 std::string model_hash(const design_model& model);
 
 /// emit_cpp and model_hash at once (emission is the costly part, for long models seconds).
+/// A model's code is its core (everything but its tile counts, ceil(I / i_t1) and the like, which
+/// the core reads as inputs) and entry points that compute the counts and call the core: models
+/// that differ only in the order of their tile counts (a design's tile orders often do) have
+/// the same core, which a translation unit of several models holds once.
 struct emitted_model {
   std::string source;
   std::string hash;
+  std::string core_hash;  ///< equal for models that share their core
 };
 emitted_model emit_model(const design_model& model, const emit_options& options = {});
 
 /// Several models as one translation unit (sadsl_add_kernel, jit_compile_all): the helpers once,
-/// then each model's code and entry points in namespace sadsl_model_<hash>, the same code as its
-/// own source's; models with the same code once. `hashes[i]` is models[i]'s model_hash.
+/// then each model's core (once, before the first model that calls it) and its code and entry
+/// points in namespace sadsl_model_<hash>, the same code as its own source's; models with the same
+/// code once. `hashes[i]` is models[i]'s model_hash.
 struct emitted_models {
   std::string source;
   std::vector<std::string> hashes;
@@ -131,7 +137,8 @@ struct jit_outcome {
 /// `threads` translation units (0: one per hardware thread), all at once (a compiler run costs
 /// some 0.03 s before its first model); each is then cached on its own, as jit_compile caches it.
 /// A model whose group fails to compile gets that error (the message names the group's models).
-/// Models with the same evaluation code are compiled once.
+/// Models with the same evaluation code are compiled once, and models with the same core in one
+/// unit (the core compiled once).
 std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models, const jit_options& options = {},
                                          unsigned threads = 1);
 
