@@ -8,6 +8,7 @@
 
 #include "emit_dialect.hpp"
 #include "sadsl/error.hpp"
+#include "sadsl/model/tile_counts.hpp"
 
 namespace sadsl::model::emit {
 namespace {
@@ -356,48 +357,6 @@ void emit_metrics(linearizer& out, const metric_expressions& m) {
 
 namespace {
 
-// Every expression the evaluation computes: the metrics, the constraints' sides and the inferred
-// parameters' bounds.
-std::vector<expr> roots_of(const design_model& model, const metric_expressions& metrics) {
-  std::vector<expr> roots{metrics.latency_prologue, metrics.latency_main, metrics.latency_epilogue, metrics.latency,
-                          metrics.dsp, metrics.bram18k, metrics.uram, metrics.lut, metrics.ff, metrics.offchip_bytes};
-  for (const constraint& c : model.constraints) roots.insert(roots.end(), {c.lhs, c.rhs});
-  for (const auto& p : model.params)
-    if (p.inferred) roots.insert(roots.end(), {p.inferred->lower, p.inferred->upper});
-  return roots;
-}
-
-bool is_tile_count(const expr& e, const design_model& model) {
-  const expr* quotient = &e;
-  if (e.kind() == op::ceil && e.lhs().kind() == op::div) quotient = &e.lhs();
-  else if (e.kind() != op::ceil_div) return false;
-  auto chosen = [&](const expr& x) { return x.kind() == op::parameter && !model.params[x.parameter_index()].inferred; };
-  return chosen(quotient->lhs()) && chosen(quotient->rhs());
-}
-
-}  // namespace
-
-std::vector<expr> tile_counts(const design_model& model) {
-  std::vector<expr> roots = roots_of(model, metrics_of(model));
-  std::vector<expr> counts;
-  std::vector<const expr*> work;
-  for (auto r = roots.rbegin(); r != roots.rend(); ++r) work.push_back(&*r);
-  std::unordered_map<const void*, bool> seen;
-  while (!work.empty()) {  // depth first, left operand first (an explicit stack: chains of any length)
-    const expr* e = work.back();
-    work.pop_back();
-    if (!seen.emplace(e->identity(), true).second) continue;
-    if (is_tile_count(*e, model)) {
-      if (std::none_of(counts.begin(), counts.end(), [&](const expr& c) { return c.same_as(*e); })) counts.push_back(*e);
-      continue;
-    }
-    for (std::size_t i = operand_count(e->kind()); i-- > 0;) work.push_back(&e->operand(i));
-  }
-  return counts;
-}
-
-namespace {
-
 // The quotient ceil(a / b) or ceil_div(a, b) of a tile count.
 const expr& quotient_of(const expr& count) { return count.kind() == op::ceil ? count.lhs() : count; }
 
@@ -414,8 +373,7 @@ std::vector<std::size_t> count_operands(const std::vector<expr>& counts) {
 
 std::string core_function(const design_model& model, const std::vector<expr>& counts, const dialect& form) {
   metric_expressions metrics = metrics_of(model);
-  std::vector<expr> roots = roots_of(model, metrics);
-  linearizer out(form, joint_sums(roots));
+  linearizer out(form, joint_sums(evaluated_expressions(model, metrics)));
   for (const std::string& text : form.load_parameters(model.params.size())) out.line(text);
   for (std::size_t i = 0; i < model.params.size(); ++i)
     out.line("[[maybe_unused]] " + form.value_type() + " " + numbered('p', i) + " = " + form.load_parameter(i) +

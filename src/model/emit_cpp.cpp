@@ -7,6 +7,7 @@
 #include "emit_dialect.hpp"
 #include "hash.hpp"
 #include "sadsl/model/compile.hpp"
+#include "sadsl/model/tile_counts.hpp"
 
 namespace sadsl::model {
 namespace {
@@ -223,7 +224,7 @@ std::string count_table(const std::vector<expr>& counts) {
 }
 
 evaluation_code evaluation_code_of(const design_model& model) {
-  std::vector<expr> counts = emit::tile_counts(model);
+  std::vector<expr> counts = tile_counts(model);
   evaluation_code code;
   code.core = each_path([&](const emit::dialect& form) { return emit::core_function(model, counts, form); });
   code.core_hash = content_hash(code.core);

@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -342,6 +343,9 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
   std::vector<std::string> cores(models.size());
   std::vector<std::size_t> missing, weight(models.size(), 0);
   std::map<std::string, std::size_t> first_with;
+  // The models of one code (two designs may have the same model under two names) are compiled
+  // once, and the library is each one's cache entry.
+  std::map<std::string, std::vector<std::size_t>> same_code;
   for (std::size_t m = 0; m < models.size(); ++m) {
     try {
       emitted_model alone = emit_model(*models[m]);
@@ -352,7 +356,9 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
       out[m].error = e.what();
       continue;
     }
-    if (!cached(entries[m].library) && first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
+    if (cached(entries[m].library)) continue;
+    if (first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
+    same_code[entries[m].hash].push_back(m);
   }
   // Models with one core go together (the core is compiled once; the others add their entry
   // points only); longest first, each to the lightest group (a compiler run has a fixed cost, so
@@ -383,9 +389,11 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
   auto run = [&](std::size_t g) {
     std::vector<const design_model*> members;
     std::vector<cache_entry> member_entries;
+    std::set<std::filesystem::path> published;
     for (std::size_t m : groups[g]) {
       members.push_back(models[m]);
-      member_entries.push_back(entries[m]);
+      for (std::size_t same : same_code.at(entries[m].hash))
+        if (published.insert(entries[same].library).second) member_entries.push_back(entries[same]);
     }
     try {
       compile_group(*setup, members, member_entries);

@@ -1,6 +1,8 @@
 // performance_model: a design's model read off its architecture at a template point (see the
 // header), checked against that architecture's own counts before it is returned.
 #include "sadsl/modeling/performance_model.hpp"
+
+#include "sadsl/model/tile_counts.hpp"
 #include "sadsl/modeling/symbolic_architecture.hpp"
 
 #include <algorithm>
@@ -764,6 +766,9 @@ model::design_model performance_model(const design& d, const modeling_options& o
   model::design_model m;
   symbolic_architecture sym;
   read_template(d, options, m, sym);
+  // The products of tile counts follow the design's tile order; in the counts' own order, the
+  // tile orders of a dataflow often share one compiled core (model/tile_counts.hpp).
+  model::order_products(m);
   return m;
 }
 

@@ -143,11 +143,16 @@ TEST_CASE("models that differ only in where their tile counts go share one core,
   CHECK(occurrences(together.source, "namespace sadsl_core_" + c.core_hash + " {") == 1);
   CHECK(occurrences(together.source, "\nnamespace sadsl_core_") == 2);
 
-  // Compiled on two threads: the sharing models go to one unit, the other to the second.
+  // Compiled on two threads: the sharing models go to one unit, the other to the second. A
+  // model of the same code under another name (two designs may have one model) is compiled once
+  // and cached under its own name too.
+  design_model renamed = i_outer;
+  renamed.name = "i outer, renamed";
   testing::temporary_cache cache("jit-shared-core");
   jit_options options;
   options.cache_dir = cache.dir;
-  std::vector<jit_outcome> compiled = jit_compile_all({&i_outer, &other, &j_outer}, options, 2);
+  std::vector<jit_outcome> compiled = jit_compile_all({&i_outer, &other, &j_outer, &renamed}, options, 2);
+  CHECK(files_with(cache.dir, ".so").size() == 4);
   auto sources = files_with(cache.dir, ".cpp");
   REQUIRE(sources.size() == 2);
   std::size_t with_both = 0;
@@ -162,9 +167,9 @@ TEST_CASE("models that differ only in where their tile counts go share one core,
 
   // Each gives its own model's values (the interpreter's, bit for bit), which differ.
   device_limits u250 = sadsl::tune::builtin_device("u250").limits();
-  std::vector<design_model*> models{&i_outer, &other, &j_outer};
+  std::vector<design_model*> models{&i_outer, &other, &j_outer, &renamed};
   std::size_t differing = 0;
-  for (std::size_t m = 0; m < 3; ++m) {
+  for (std::size_t m = 0; m < 4; ++m) {
     REQUIRE(compiled[m].compiled);
     std::vector<double> points = testing::random_points(*models[m], 200, 11);
     std::vector<metrics> got = evaluated(*compiled[m].compiled, points, 4);
@@ -173,6 +178,7 @@ TEST_CASE("models that differ only in where their tile counts go share one core,
       metrics expected = interpreter(*models[m]).evaluate(point, u250);
       CHECK(std::memcmp(&got[p], &expected, sizeof(metrics)) == 0);
       if (m == 2) differing += interpreter(i_outer).evaluate(point, u250).latency != got[p].latency;
+      if (m == 3) CHECK(std::memcmp(&got[p], &evaluated(*compiled[0].compiled, point, 4)[0], sizeof(metrics)) == 0);
     }
   }
   CHECK(differing > 100);

@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <random>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -10,6 +12,7 @@
 #include "sadsl/compute/designs.hpp"
 #include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/error.hpp"
+#include "sadsl/model/compile.hpp"
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 #include "sadsl/poly/program.hpp"
@@ -53,6 +56,22 @@ TEST_CASE("MM models: resources equal the concrete architecture's at random poin
   CHECK(checked == 54);
   CHECK(legal >= 15);  // 20 with this seed
   CHECK(deepened >= 20);  // 26 with this seed
+}
+
+TEST_CASE("MM models: the tile orders of a dataflow share a compiled core where their counts allow", "[modeling]") {
+  // Each dataflow's three tile orders (docs/model.md, "Evaluation"): all three for [k], [i,k] and
+  // [j,k]; for [i], [j] and [i,j] the two with the dataflow's loops outside, the third apart.
+  kernel k = catalog::mm();
+  std::map<std::string, std::set<std::string>> cores_of;  // dataflow -> its designs' cores
+  std::set<std::string> cores;
+  for (const auto& d : designs(k)) {
+    std::string hash = model::emit_model(performance_model(d)).core_hash;
+    cores_of[d.name().substr(0, d.name().find(' '))].insert(hash);
+    cores.insert(hash);
+  }
+  CHECK(cores.size() == 9);
+  for (const char* dataflow : {"[k]", "[i,k]", "[j,k]"}) CHECK(cores_of[dataflow].size() == 1);
+  for (const char* dataflow : {"[i]", "[j]", "[i,j]"}) CHECK(cores_of[dataflow].size() == 2);
 }
 
 TEST_CASE("CNN [r,i] <[o,r,c],i>: the block RAM of the FIFOs deepened along its partial sums is the model's", "[modeling]") {
