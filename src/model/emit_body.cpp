@@ -355,22 +355,6 @@ void emit_metrics(linearizer& out, const metric_expressions& m) {
 
 }  // namespace
 
-namespace {
-
-// The quotient ceil(a / b) or ceil_div(a, b) of a tile count.
-const expr& quotient_of(const expr& count) { return count.kind() == op::ceil ? count.lhs() : count; }
-
-}  // namespace
-
-std::vector<std::size_t> count_operands(const std::vector<expr>& counts) {
-  std::vector<std::size_t> operands;
-  for (const expr& c : counts) {
-    const expr& q = quotient_of(c);
-    operands.insert(operands.end(), {q.lhs().parameter_index(), q.rhs().parameter_index()});
-  }
-  return operands;
-}
-
 std::string core_function(const design_model& model, const std::vector<expr>& counts, const dialect& form) {
   metric_expressions metrics = metrics_of(model);
   linearizer out(form, joint_sums(evaluated_expressions(model, metrics)));

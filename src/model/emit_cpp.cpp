@@ -218,7 +218,7 @@ std::string count_table(const std::vector<expr>& counts) {
   for (const expr& c : counts) (table += ' ') += to_string(c);
   if (counts.empty()) table += " none";
   table += ".\nstatic const std::uint32_t sadsl_counts[] = {";
-  std::vector<std::size_t> operands = emit::count_operands(counts);
+  std::vector<std::size_t> operands = count_operands(counts);
   for (std::size_t i = 0; i < operands.size(); ++i) (table += i ? ", " : "") += std::to_string(operands[i]);
   return table + (operands.empty() ? "0};\n" : "};\n");
 }

@@ -91,10 +91,6 @@ std::string vector_helpers(const vector_isa& isa);
 /// core. The text names no model and no count.
 std::string core_function(const design_model& model, const std::vector<expr>& counts, const dialect& form);
 
-/// The parameter indices a, b of each tile count ceil(p_a / p_b), in order: the `counts`
-/// argument of the model's core.
-std::vector<std::size_t> count_operands(const std::vector<expr>& counts);
-
 /// Shortest round-trip decimal text of a double (with ".0" when integral).
 std::string decimal(double value);
 

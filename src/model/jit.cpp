@@ -342,7 +342,6 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
   std::vector<cache_entry> entries(models.size());
   std::vector<std::string> cores(models.size());
   std::vector<std::size_t> missing, weight(models.size(), 0);
-  std::map<std::string, std::size_t> first_with;
   // The models of one code (two designs may have the same model under two names) are compiled
   // once, and the library is each one's cache entry.
   std::map<std::string, std::vector<std::size_t>> same_code;
@@ -357,8 +356,9 @@ std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>&
       continue;
     }
     if (cached(entries[m].library)) continue;
-    if (first_with.emplace(entries[m].hash, m).second) missing.push_back(m);
-    same_code[entries[m].hash].push_back(m);
+    std::vector<std::size_t>& same = same_code[entries[m].hash];
+    if (same.empty()) missing.push_back(m);
+    same.push_back(m);
   }
   // Models with one core go together (the core is compiled once; the others add their entry
   // points only); longest first, each to the lightest group (a compiler run has a fixed cost, so

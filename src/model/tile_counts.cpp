@@ -3,19 +3,22 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <unordered_map>
+#include <variant>
 
 #include "sadsl/error.hpp"
 
 namespace sadsl::model {
 namespace {
 
+// The quotient of ceil(a / b), or ceil_div(a, b) itself.
+const expr& quotient_of(const expr& e) { return e.kind() == op::ceil ? e.lhs() : e; }
+
 bool is_tile_count(const expr& e, const design_model& model) {
-  const expr* quotient = &e;
-  if (e.kind() == op::ceil && e.lhs().kind() == op::div) quotient = &e.lhs();
-  else if (e.kind() != op::ceil_div) return false;
+  if (!(e.kind() == op::ceil_div || (e.kind() == op::ceil && e.lhs().kind() == op::div))) return false;
   auto chosen = [&](const expr& x) { return x.kind() == op::parameter && !model.params[x.parameter_index()].inferred; };
-  return chosen(quotient->lhs()) && chosen(quotient->rhs());
+  return chosen(quotient_of(e).lhs()) && chosen(quotient_of(e).rhs());
 }
 
 // `kind` applied to operands through the smart constructors.
@@ -186,6 +189,13 @@ std::vector<expr> tile_counts(const design_model& model) {
     for (std::size_t i = operand_count(e->kind()); i-- > 0;) work.push_back(&e->operand(i));
   }
   return counts;
+}
+
+std::vector<std::size_t> count_operands(const std::vector<expr>& counts) {
+  std::vector<std::size_t> operands;
+  for (const expr& c : counts)
+    operands.insert(operands.end(), {quotient_of(c).lhs().parameter_index(), quotient_of(c).rhs().parameter_index()});
+  return operands;
 }
 
 void order_products(design_model& model) {

@@ -47,10 +47,11 @@ std::string emit_cpp(const design_model& model, const emit_options& options = {}
 std::string model_hash(const design_model& model);
 
 /// emit_cpp and model_hash at once (emission is the costly part, for long models seconds).
-/// A model's code is its core (everything but its tile counts, ceil(I / i_t1) and the like, which
-/// the core reads as inputs) and entry points that compute the counts and call the core: models
-/// that differ only in the order of their tile counts (a design's tile orders often do) have
-/// the same core, which a translation unit of several models holds once.
+/// A model's code is its core (the whole evaluation, which reads the model's tile counts,
+/// ceil(I / i_t1) and the like, from the parameters a table of the model names) and entry points
+/// that call the core with that table: models that differ only in which tile count goes where (a
+/// design's tile orders often do) have the same core, which a translation unit of several models
+/// holds once.
 struct emitted_model {
   std::string source;
   std::string hash;

@@ -2,6 +2,7 @@
 // A model's tile counts (ceil(I / i_t1) and the like) and an order of its products by them, so that
 // designs that differ only in their tile order have the same expressions up to which count goes
 // where: the generated code of such models shares one compiled core (docs/model.md, "Evaluation").
+#include <cstddef>
 #include <vector>
 
 #include "sadsl/model/design_model.hpp"
@@ -16,6 +17,10 @@ std::vector<expr> evaluated_expressions(const design_model& model, const metric_
 /// neither inferred (e.g. ceil(I / i_t1)), each once, in the order a walk of its
 /// evaluated_expressions() meets them (depth first, left operand first).
 std::vector<expr> tile_counts(const design_model& model);
+
+/// The parameter indices a, b of each of `counts` (tile_counts()), in order: the table a
+/// model's generated core reads its counts from.
+std::vector<std::size_t> count_operands(const std::vector<expr>& counts);
 
 /// Writes each product of integer-valued factors in `model` that has tile counts among its
 /// factors as those counts in the order of tile_counts(), then its other factors in their order,
