@@ -108,7 +108,9 @@ struct jit_options {
   /// -fno-tree-pre, -fno-gcse, -fno-tree-slp-vectorize, -fno-tree-pta, -fno-tree-vrp,
   /// -fno-expensive-optimizations, -fno-inline-small-functions, -fno-ipa-cp-clone, -fno-tree-ccp,
   /// -fno-code-hoisting, -fno-tree-dominator-opts, -fno-tree-vectorize, -fno-rerun-cse-after-loop;
-  /// the values are the same). Other compilers (told apart by their --version, once per process) get the flags
+  /// the values are the same), and a source built for one path links against the C library and
+  /// libgcc only (-nodefaultlibs -lc -lgcc: it calls nothing else, and the link takes half the
+  /// time). Other compilers (told apart by their --version, once per process) get the flags
   /// as given.
   bool lean_gcc_passes = true;
   /// The compiler is stopped (killed) and jit_compile throws sadsl::error when this becomes true
