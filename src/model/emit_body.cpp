@@ -25,6 +25,32 @@ std::string comment_text(const std::string& text) {
   return out;
 }
 
+// The binary exponents k of the values 2^k that `e` takes where every value it takes is a power of
+// two (pow2_divisor, and minima, maxima and products of powers of two): then x / e is x times
+// 2^-k, the same IEEE result without a division. Read `depth` nodes deep at most.
+std::optional<std::pair<int, int>> power_of_two_exponents(const expr& e, int depth = 8) {
+  if (e.kind() == op::constant) {
+    int k = 0;
+    double c = e.constant_value();
+    if (!(c > 0) || std::frexp(c, &k) != 0.5) return std::nullopt;
+    return std::pair{k - 1, k - 1};
+  }
+  if (e.kind() == op::pow2_divisor && e.rhs().is_constant()) return std::pair{0, std::ilogb(e.rhs().constant_value())};
+  if (depth == 0 || (e.kind() != op::min && e.kind() != op::max && e.kind() != op::mul)) return std::nullopt;
+  auto a = power_of_two_exponents(e.lhs(), depth - 1), b = power_of_two_exponents(e.rhs(), depth - 1);
+  if (!a || !b) return std::nullopt;
+  if (e.kind() == op::mul) return std::pair{a->first + b->first, a->second + b->second};
+  return std::pair{std::min(a->first, b->first), std::max(a->second, b->second)};
+}
+
+// Whether `divisor` is a power of two computed at run time whose reciprocal is a normal double
+// (a constant one the compiler turns into a product itself).
+bool divides_by_power_of_two(const expr& divisor) {
+  if (divisor.is_constant()) return false;
+  auto k = power_of_two_exponents(divisor);
+  return k && k->first >= -1000 && k->second <= 1000;
+}
+
 // A sum's body ceil_div(c + index x d, m) or floor_div (either operand order of the + and the x;
 // c absent or d absent mean 0 and 1), with c, d and m free of the index: the loop computes
 // each term from exactly these values, so the closed form can be checked against them.
@@ -154,9 +180,7 @@ public:
       std::string b = is_binary(e.kind()) ? pop(names) : "";
       std::string a = pop(names);
       std::string name = numbered('t', next_++);
-      bool reciprocal = e.kind() == op::div && e.lhs().is_constant(1) && e.rhs().kind() == op::pow2_divisor;
-      line("const " + form_.value_type() + " " + name + " = " +
-           (reciprocal ? form_.power_of_two_reciprocal(b) : form_.operation(e.kind(), a, b)) + ";");
+      line("const " + form_.value_type() + " " + name + " = " + value(e, a, b) + ";");
       by_hash_[e.hash()].emplace_back(e, name);
       names.push_back(by_identity_[e.identity()] = name);
       work.pop_back();
@@ -178,6 +202,16 @@ public:
   const std::string& code() const { return code_; }
 
 private:
+  // The value of `e` from its operands' names: a quotient by a power of two as a product.
+  std::string value(const expr& e, const std::string& a, const std::string& b) const {
+    bool quotient = e.kind() == op::div || e.kind() == op::floor_div || e.kind() == op::ceil_div;
+    if (!quotient || !divides_by_power_of_two(e.rhs())) return form_.operation(e.kind(), a, b);
+    std::string reciprocal = form_.power_of_two_reciprocal(b);
+    std::string product = e.lhs().is_constant(1) ? reciprocal : form_.operation(op::mul, a, reciprocal);
+    if (e.kind() == op::div) return product;
+    return form_.operation(e.kind() == op::floor_div ? op::floor : op::ceil, product, "");
+  }
+
   static std::string pop(std::vector<std::string>& names) {
     std::string last = std::move(names.back());
     names.pop_back();

@@ -247,6 +247,7 @@ expr simplify_binary(op kind, const expr& a, const expr& b) {
       break;
     case op::sub:
       if (b.is_constant(0)) return a;
+      if (a.same_as(b)) return expr(0);
       break;
     case op::mul:
       if (b.is_constant(1)) return a;
@@ -254,6 +255,9 @@ expr simplify_binary(op kind, const expr& a, const expr& b) {
       break;
     case op::div:
       if (b.is_constant(1)) return a;
+      // x / max(x, 1) is x below 1 and x / x = 1 from 1 on: min(x, 1), without a division.
+      if (b.kind() == op::max && ((b.lhs().same_as(a) && b.rhs().is_constant(1)) || (b.rhs().same_as(a) && b.lhs().is_constant(1))))
+        return simplify_binary(op::min, a, expr(1));
       break;
     case op::floor_div:
     case op::ceil_div:

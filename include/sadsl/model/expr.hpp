@@ -4,7 +4,7 @@
 // and summations over an integer index (the cycles of a triangular nest, tile by tile).
 // Values are IEEE doubles, so that imported Odyssey models reproduce Python's real division
 // exactly; integer-valued subexpressions stay exact below 2^53. Nodes are immutable and shared;
-// the smart constructors simplify (constant folding, x*1, x+0, x/1, ceil of an integer, ...)
+// the smart constructors simplify (constant folding, x*1, x+0, x/1, x - x, x / max(x, 1), ceil of an integer, ...)
 // only where the result is bit-identical for every finite input.
 #include <cstddef>
 #include <cstdint>
