@@ -1,6 +1,7 @@
 // The expression IR: simplification, evaluation, printing, parsing; loop-tree costs; a model
 // written by hand in C++.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -31,6 +32,16 @@ TEST_CASE("simplification is exact and only where IEEE results cannot change", "
   CHECK((n * 0).kind() == op::mul);  // n * 0 is NaN for infinite n: kept
   CHECK((n / t).is_integral() == false);
   CHECK(floor_div(n, t).is_integral());
+  CHECK((n / t - n / t).is_constant(0));  // 0 for every finite value (the standard above)
+  CHECK((n - t).kind() == op::sub);
+  // x / max(x, 1): x below 1, and x / x = 1 exactly from 1 on.
+  CHECK((n / max(n, 1)).same_as(min(n, 1)));
+  CHECK(((n - t) / max(1, n - t)).same_as(min(n - t, 1)));
+  CHECK((n / max(t, 1)).kind() == op::div);
+  for (double v : {-3.5, -1.0, 0.0, 0.25, 0.999, 1.0, 1.5, 7.0, 1e300}) {
+    std::vector<double> at{v, 0};
+    CHECK(evaluate(n / max(n, 1), at) == v / std::max(v, 1.0));
+  }
 }
 
 TEST_CASE("a max over a value that a nested max already takes is the nested max (min likewise)", "[expr]") {

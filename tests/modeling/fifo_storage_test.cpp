@@ -53,3 +53,31 @@ TEST_CASE("deep FIFOs: block RAM and flip-flops summed over the hops equal the F
       }
   CHECK(checked == 17 * 12 * 6);
 }
+
+TEST_CASE("deep FIFOs at one place: written without a sum, equal to the FIFO's own at every threshold", "[modeling]") {
+  expr bits = expr::parameter(0, "bits"), step = expr::parameter(1, "step"), hop = expr::parameter(2, "hop");
+  expr bram = sadsl::modeling::deep_fifos_bram18k(bits, step, hop, hop), ff = sadsl::modeling::deep_fifos_ff(bits, step, hop, hop);
+  auto has_sum = [](const expr& e) {
+    std::vector<expr> pending{e};
+    while (!pending.empty()) {
+      expr next = pending.back();
+      pending.pop_back();
+      if (next.kind() == sadsl::model::op::sum) return true;
+      for (std::size_t i = 0; i < sadsl::model::operand_count(next.kind()); ++i) pending.push_back(next.operand(i));
+    }
+    return false;
+  };
+  CHECK_FALSE(has_sum(bram));
+  int checked = 0;
+  for (int64_t b : {8, 16, 19, 25, 27, 32, 36, 37, 41, 64, 72, 128, 255, 256, 257, 512, 1024})
+    for (int64_t st : {1, 2, 3, 7, 30, 127, 255, 256, 510, 511, 512, 1000})
+      for (int64_t h : {0, 1, 2, 5, 17, 45}) {
+        fifo_sums want = one_by_one(b, st, h, h);
+        std::vector<double> x{double(b), double(st), double(h)};
+        INFO("bits " << b << " step " << st << " hop " << h);
+        CHECK(sadsl::model::evaluate(bram, x) == want.bram18k);
+        CHECK(sadsl::model::evaluate(ff, x) == want.ff);
+        ++checked;
+      }
+  CHECK(checked == 17 * 12 * 6);
+}
