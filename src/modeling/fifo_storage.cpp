@@ -60,17 +60,34 @@ expr first_hop_over(const expr& bits, const expr& step, int64_t limit) {
   return model::max(expr(0), model::ceil_div(expr(static_cast<double>(limit + 1)) - expr(2) * bits, bits * step));
 }
 
-// deep_fifos_bram18k over `at`: a range of all places but an end is the sum over all of them less
-// that end's term, so that the kinds whose ranges differ by an end (with the same width and step)
-// share one sum, which costs the model's evaluation a loop (MM's [i,k] and [j,k] designs: their
-// models evaluate a tenth faster, same values).
-expr bram18k_over(const expr& bits, const expr& step, const hop_places& at, const expr& grid) {
+// The ranges of hops a kind's FIFOs span that are not one place: every place, or all but an end.
+enum class span { all, without_first, without_last };
+
+span span_of(const hop_places& at) {
+  return at.without_first ? span::without_first : at.without_last ? span::without_last : span::all;
+}
+
+// The span whose sum a design's other spans build on: all but an end where a kind has one.
+span base_span(const std::vector<hop_places>& places) {
+  for (const hop_places& at : places)
+    if (!at.one && span_of(at) != span::all) return span_of(at);
+  return span::all;
+}
+
+// deep_fifos_bram18k over `at`. A sum costs the model's evaluation a loop, so the kinds of a
+// design share one: a span of every place is the base span's sum plus the end it leaves out (a
+// sum and a term, which the search's bounds take as they are, where a difference would not be).
+// MM's [i,k] and [j,k] designs: their models evaluate a tenth faster, same values.
+expr bram18k_over(const expr& bits, const expr& step, const hop_places& at, const expr& grid, span base) {
   if (at.one) return deep_fifos_bram18k(bits, step, at.lo, at.hi);
   expr last = grid - expr(1);
-  expr all = deep_fifos_bram18k(bits, step, expr(0), last);
-  if (at.without_first) all = all - deep_fifos_bram18k(bits, step, expr(0), expr(0));
-  if (at.without_last) all = all - deep_fifos_bram18k(bits, step, last, last);
-  return all;
+  auto over = [&](span s) {
+    return deep_fifos_bram18k(bits, step, s == span::without_first ? expr(1) : expr(0),
+                              s == span::without_last ? grid - expr(2) : last);
+  };
+  if (span_of(at) != span::all || base == span::all) return over(span_of(at));
+  expr end = base == span::without_first ? expr(0) : last;
+  return over(base) + deep_fifos_bram18k(bits, step, end, end);
 }
 
 }  // namespace
@@ -119,9 +136,14 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
       places[{f.producer_kind, f.producer_port}].insert(
           partial_sum_place(a, chains, a.pe().instances.at(static_cast<size_t>(f.consumer_instance))));
   expr grid = s.grid(static_cast<size_t>(c.dim));
+  std::vector<hop_places> spans;
+  for (const auto& [key, at_template] : places)
+    spans.push_back(hop_range(a.modules.at(static_cast<size_t>(key.first)), c, at_template, a.pe_grid.at(static_cast<size_t>(c.dim)), grid));
+  span base = base_span(spans);
+  size_t next = 0;
   for (const auto& [key, at_template] : places) {
     auto [k, port] = key;
-    hop_places at = hop_range(a.modules.at(static_cast<size_t>(k)), c, at_template, a.pe_grid.at(static_cast<size_t>(c.dim)), grid);
+    const hop_places& at = spans.at(next++);
     if (at.hi.is_constant(0)) continue;  // every FIFO at the chain's head: 2 deep
     const symbolic_port& q = modules.at(static_cast<size_t>(k)).ports.at(static_cast<size_t>(port));
     expr bits = q.lanes * expr(static_cast<double>(bits_of(q.element)));
@@ -131,7 +153,7 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
     // The FIFO h hops along is 2 + h x step deep. step >= 1 at every point of the space (a tile
     // has a token, a hop a cycle); max(1, ..) only keeps the divisions below defined off it.
     expr step = model::max(expr(1), model::min(tokens(k), hops.at(static_cast<size_t>(c.dim))));
-    out.bram18k = out.bram18k + per_place * bram18k_over(bits, step, at, grid);
+    out.bram18k = out.bram18k + per_place * bram18k_over(bits, step, at, grid, base);
     out.ff = out.ff + per_place * deep_fifos_ff(bits, step, at.lo, at.hi);
   }
   return out;

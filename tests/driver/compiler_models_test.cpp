@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include <sadsl/sadsl.hpp>
 
@@ -54,4 +55,23 @@ TEST_CASE("compiler_models(device) needs a clock and a DRAM bandwidth") {
   d.clock_mhz = 0;
   CHECK(message_of([&] { compiler_models(d); }) ==
         "compiler_models: device \"mine\" needs a positive clock and DRAM bandwidth (has 0 MHz, 19.2 GB/s)");
+}
+
+TEST_CASE("the exact search bounds every MM design's own model (its terms as the bounds can take them)") {
+  kernel k = catalog::mm();
+  std::map<param_id, int64_t> sizes;
+  for (const auto& p : k.params()) sizes[p.id()] = p.value();
+  std::vector<design> ds = designs(k);
+  std::vector<std::optional<model::design_model>> models = design_models(ds, compiler_models(), {}, 2);
+  REQUIRE(models.size() == 18);
+  tune::search_options o;
+  o.seconds = 0.05;
+  for (size_t d = 0; d < ds.size(); ++d) {
+    INFO(ds[d].name());
+    REQUIRE(models[d]);
+    tune::design_space space(std::make_shared<const model::evaluator>(std::move(*models[d])), sizes, tune::builtin_device("u250"));
+    tune::search_result r;
+    REQUIRE_NOTHROW(r = tune::make_search("exact")->run(space, o));
+    CHECK(r.found);
+  }
 }
