@@ -30,7 +30,7 @@ struct hop_places {
 };
 
 hop_places hop_range(const module_kind& kind, const partial_sum_chain& c, const std::set<int64_t>& at_template,
-                                int64_t grid_at_template, const expr& grid) {
+                     int64_t grid_at_template, const expr& grid) {
   auto dim = std::find(kind.index_dims.begin(), kind.index_dims.end(), c.dim);
   bool indexed = dim != kind.index_dims.end();
   bool chained = dim == kind.index_dims.begin() && indexed && !kind.dram;
