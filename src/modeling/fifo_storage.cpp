@@ -24,9 +24,11 @@ expr positive(const expr& x) { return model::min(expr(1), model::max(expr(0), x)
 // (a chain's head, or a chain's last module), all but one (the other modules of a chain that runs
 // along the dim: 0..P-1 less its first or its last hop), or every place; the template (two or more
 // PEs along every space loop) says which end.
+enum class span { one, all, without_first, without_last };
+
 struct hop_places {
   expr lo, hi, count;
-  bool one = false, without_first = false, without_last = false;
+  span kind = span::all;
 };
 
 hop_places hop_range(const module_kind& kind, const partial_sum_chain& c, const std::set<int64_t>& at_template,
@@ -41,17 +43,17 @@ hop_places hop_range(const module_kind& kind, const partial_sum_chain& c, const 
   if (!indexed || (chained && kind.boundary)) {
     SADSL_INTERNAL_ASSERT(at_template.size() == 1, "an input module kind feeds PEs at several places along a chain it is not indexed by");
     expr hop = end(*at_template.begin());
-    return {hop, hop, expr(1), true};
+    return {hop, hop, expr(1), span::one};
   }
   int64_t first = *at_template.begin(), last = *at_template.rbegin();
   if (chained) {
     SADSL_INTERNAL_ASSERT(static_cast<int64_t>(at_template.size()) == grid_at_template - 1, "a chain's modules feed all but one place");
-    if (first == 0) return {expr(0), grid - expr(2), grid - expr(1), false, false, true};
-    return {expr(1), grid - expr(1), grid - expr(1), false, true, false};
+    if (first == 0) return {expr(0), grid - expr(2), grid - expr(1), span::without_last};
+    return {expr(1), grid - expr(1), grid - expr(1), span::without_first};
   }
   SADSL_INTERNAL_ASSERT(first == 0 && last == grid_at_template - 1 && static_cast<int64_t>(at_template.size()) == grid_at_template,
                         "an input module kind indexed by the chain's dim feeds every place");
-  return {expr(0), grid - expr(1), grid};
+  return {expr(0), grid - expr(1), grid, span::all};
 }
 
 // The first hop h >= 0 whose FIFO, 2 + h x step places of `bits` bits, holds more than `limit`
@@ -60,34 +62,21 @@ expr first_hop_over(const expr& bits, const expr& step, int64_t limit) {
   return model::max(expr(0), model::ceil_div(expr(static_cast<double>(limit + 1)) - expr(2) * bits, bits * step));
 }
 
-// The ranges of hops a kind's FIFOs span that are not one place: every place, or all but an end.
-enum class span { all, without_first, without_last };
-
-span span_of(const hop_places& at) {
-  return at.without_first ? span::without_first : at.without_last ? span::without_last : span::all;
-}
-
-// The span whose sum a design's other spans build on: all but an end where a kind has one.
-span base_span(const std::vector<hop_places>& places) {
-  for (const hop_places& at : places)
-    if (!at.one && span_of(at) != span::all) return span_of(at);
-  return span::all;
+// The span whose sum a design's other spans build on: one of all places but an end, if any.
+const hop_places* base_span(const std::vector<std::pair<std::pair<int, int>, hop_places>>& spans) {
+  for (const auto& entry : spans)
+    if (entry.second.kind == span::without_first || entry.second.kind == span::without_last) return &entry.second;
+  return nullptr;
 }
 
 // deep_fifos_bram18k over `at`. A sum costs the model's evaluation a loop, so the kinds of a
 // design share one: a span of every place is the base span's sum plus the end it leaves out (a
 // sum and a term, which the search's bounds take as they are, where a difference would not be).
 // MM's [i,k] and [j,k] designs: their models evaluate a tenth faster, same values.
-expr bram18k_over(const expr& bits, const expr& step, const hop_places& at, const expr& grid, span base) {
-  if (at.one) return deep_fifos_bram18k(bits, step, at.lo, at.hi);
-  expr last = grid - expr(1);
-  auto over = [&](span s) {
-    return deep_fifos_bram18k(bits, step, s == span::without_first ? expr(1) : expr(0),
-                              s == span::without_last ? grid - expr(2) : last);
-  };
-  if (span_of(at) != span::all || base == span::all) return over(span_of(at));
-  expr end = base == span::without_first ? expr(0) : last;
-  return over(base) + deep_fifos_bram18k(bits, step, end, end);
+expr bram18k_over(const expr& bits, const expr& step, const hop_places& at, const hop_places* base) {
+  if (at.kind != span::all || !base) return deep_fifos_bram18k(bits, step, at.lo, at.hi);
+  const expr& end = base->kind == span::without_first ? at.lo : at.hi;
+  return deep_fifos_bram18k(bits, step, base->lo, base->hi) + deep_fifos_bram18k(bits, step, end, end);
 }
 
 }  // namespace
@@ -136,14 +125,13 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
       places[{f.producer_kind, f.producer_port}].insert(
           partial_sum_place(a, chains, a.pe().instances.at(static_cast<size_t>(f.consumer_instance))));
   expr grid = s.grid(static_cast<size_t>(c.dim));
-  std::vector<hop_places> spans;
+  std::vector<std::pair<std::pair<int, int>, hop_places>> spans;
   for (const auto& [key, at_template] : places)
-    spans.push_back(hop_range(a.modules.at(static_cast<size_t>(key.first)), c, at_template, a.pe_grid.at(static_cast<size_t>(c.dim)), grid));
-  span base = base_span(spans);
-  size_t next = 0;
-  for (const auto& [key, at_template] : places) {
+    spans.emplace_back(key, hop_range(a.modules.at(static_cast<size_t>(key.first)), c, at_template,
+                                      a.pe_grid.at(static_cast<size_t>(c.dim)), grid));
+  const hop_places* base = base_span(spans);
+  for (const auto& [key, at] : spans) {
     auto [k, port] = key;
-    const hop_places& at = spans.at(next++);
     if (at.hi.is_constant(0)) continue;  // every FIFO at the chain's head: 2 deep
     const symbolic_port& q = modules.at(static_cast<size_t>(k)).ports.at(static_cast<size_t>(port));
     expr bits = q.lanes * expr(static_cast<double>(bits_of(q.element)));
@@ -153,7 +141,7 @@ fifo_storage deep_fifo_storage(const architecture& a, const symbols& s, const st
     // The FIFO h hops along is 2 + h x step deep. step >= 1 at every point of the space (a tile
     // has a token, a hop a cycle); max(1, ..) only keeps the divisions below defined off it.
     expr step = model::max(expr(1), model::min(tokens(k), hops.at(static_cast<size_t>(c.dim))));
-    out.bram18k = out.bram18k + per_place * bram18k_over(bits, step, at, grid, base);
+    out.bram18k = out.bram18k + per_place * bram18k_over(bits, step, at, base);
     out.ff = out.ff + per_place * deep_fifos_ff(bits, step, at.lo, at.hi);
   }
   return out;
