@@ -3,7 +3,7 @@
 // compilation, both on `threads` threads as compile() makes them), and the
 // exact search over all 18, against the same search over the models AutoSA wrote when
 // ../shared/reference/odyssey is beside the tree. Usage: bench_modeling [threads (2)] [seconds per
-// search (0: unlimited)] [--per-design]
+// search (0: unlimited)] [--per-design] (the evaluation rate and the exact search of each design too)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,8 +54,9 @@ void search_all(const char* what, const std::vector<sadsl::tune::design_space>& 
 }
 
 // Points per second per core of each design's compiled model (batch, all metrics, one thread):
-// the slowest, the median and the fastest of the designs.
-void print_evaluation_rates(const std::vector<sadsl::tune::design_space>& spaces, const std::vector<std::string>& names) {
+// the slowest, the median and the fastest of the designs, and with `per_design` each design's.
+void print_evaluation_rates(const std::vector<sadsl::tune::design_space>& spaces, const std::vector<std::string>& names,
+                            bool per_design) {
   std::vector<std::pair<double, std::string>> rates;
   sadsl::model::device_limits u250 = sadsl::tune::builtin_device("u250").limits();
   for (size_t d = 0; d < spaces.size(); ++d) {
@@ -68,6 +69,9 @@ void print_evaluation_rates(const std::vector<sadsl::tune::design_space>& spaces
   }
   if (rates.empty()) return;
   std::sort(rates.begin(), rates.end());
+  for (size_t d = 0; per_design && d < rates.size(); ++d)
+    std::printf("%s| %s | %.3g points/s/core |\n", d == 0 ? "\n| design | evaluation rate |\n|---|---|\n" : "",
+                rates[d].second.c_str(), rates[d].first);
   std::printf("model evaluation (compiled, batch, all metrics, one thread): %.3g points/s/core (%s) .. %.3g median .. %.3g (%s)\n",
               rates.front().first, rates.front().second.c_str(), rates[rates.size() / 2].first, rates.back().first,
               rates.back().second.c_str());
@@ -123,7 +127,7 @@ int main(int argc, char** argv) {
               "(target 1 s)\nmodels on one thread: %.3f s (%.2fx the time on %u)\n",
               ds.size(), designs_s, models_s, threads, compiled ? "compiled" : "interpreted", jit_s, total_s, one_thread_s,
               one_thread_s / models_s, threads);
-  print_evaluation_rates(spaces, names);
+  print_evaluation_rates(spaces, names, per_design);
   search_all("sadsl's models", spaces, names, threads, budget, per_design);
 
   std::filesystem::path descriptors = SADSL_SHARED_DIR "/reference/odyssey/descriptors/gemm";

@@ -236,8 +236,24 @@ bool absorbs(op kind, const expr& nested, const expr& e) {
   return nested.kind() == kind && among_operands(kind, nested, e, budget);
 }
 
+// Whether m is max(x, 1) or max(1, x).
+bool at_least_one(const expr& m, const expr& x) {
+  return m.kind() == op::max && ((m.lhs().same_as(x) && m.rhs().is_constant(1)) || (m.rhs().same_as(x) && m.lhs().is_constant(1)));
+}
+
+// y where product is x y or y x.
+std::optional<expr> cofactor(const expr& product, const expr& x) {
+  if (product.kind() != op::mul) return std::nullopt;
+  if (product.lhs().same_as(x)) return product.rhs();
+  if (product.rhs().same_as(x)) return product.lhs();
+  return std::nullopt;
+}
+
 // Simplifications that are exact in IEEE arithmetic for all finite operands (min and max up to
-// the sign of a zero).
+// the sign of a zero), except that a quotient (x y) / x is y: exact where x is not 0 and the
+// product x y is exact, as at every legal point of a model, where such products are integers
+// below 2^53 (counts of PEs, tiles, words and cycles) and x, a count the model divides by, is at
+// least 1. (A per-PE or per-tile share of a total that the builder wrote as a product.)
 expr simplify_binary(op kind, const expr& a, const expr& b) {
   if (a.is_constant() && b.is_constant()) return expr(apply(kind, a.constant_value(), b.constant_value()));
   switch (kind) {
@@ -256,12 +272,18 @@ expr simplify_binary(op kind, const expr& a, const expr& b) {
     case op::div:
       if (b.is_constant(1)) return a;
       // x / max(x, 1) is x below 1 and x / x = 1 from 1 on: min(x, 1), without a division.
-      if (b.kind() == op::max && ((b.lhs().same_as(a) && b.rhs().is_constant(1)) || (b.rhs().same_as(a) && b.lhs().is_constant(1))))
-        return simplify_binary(op::min, a, expr(1));
+      if (at_least_one(b, a)) return simplify_binary(op::min, a, expr(1));
+      if (std::optional<expr> y = cofactor(a, b)) return *y;  // (x y) / x
+      // (x y) / max(x, 1) is x y below 1 and y from 1 on: y min(x, 1).
+      if (b.kind() == op::max)
+        for (const expr& x : {b.lhs(), b.rhs()})
+          if (at_least_one(b, x))
+            if (std::optional<expr> y = cofactor(a, x)) return simplify_binary(op::mul, *y, simplify_binary(op::min, x, expr(1)));
       break;
     case op::floor_div:
     case op::ceil_div:
       if (b.is_constant(1) && a.is_integral()) return a;
+      if (std::optional<expr> y = cofactor(a, b); y && y->is_integral()) return *y;  // (x y) / x for an integer y
       break;
     case op::min:
     case op::max:

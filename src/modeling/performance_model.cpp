@@ -41,6 +41,15 @@ bool same_condition(const condition& a, const condition& b) {
   return true;
 }
 
+// Whether `pack` (a packing: a min of power-of-two divisors) is at most x at every legal point:
+// it is pow2_divisor(x, c), at most x for every x >= 1, or a min with such an operand. Then
+// max(pack, x) is x, and a buffer's banks (and the quotients by them) are the SIMD factor's.
+bool at_most(const model::expr& pack, const model::expr& x) {
+  if (pack.kind() == model::op::pow2_divisor) return pack.lhs().same_as(x);
+  if (pack.kind() == model::op::min) return at_most(pack.lhs(), x) || at_most(pack.rhs(), x);
+  return false;
+}
+
 // Whether st reads the tensor it writes (a recurrence: C += ..., C = max(C, ...)).
 bool reads_itself(const statement_info& st) {
   return std::any_of(st.reads.begin(), st.reads.end(), [&](const access_info& r) { return r.tensor->id() == st.write.tensor->id(); });
@@ -507,7 +516,8 @@ private:
       for (const auto& part : k.parts)
         for (const auto& block : part.blocks)
           for (const auto& op : block.ops)
-            if (op.buffer == 0 && part.iterates == module_part::iteration::pe_frame && op.lanes > 1) banks = model::max(banks, s_.simd());
+            if (op.buffer == 0 && part.iterates == module_part::iteration::pe_frame && op.lanes > 1)
+              banks = at_most(banks, s_.simd()) ? s_.simd() : model::max(banks, s_.simd());
     }
     out.banks = banks;
     expr bits = static_cast<double>(bits_of(b.element));

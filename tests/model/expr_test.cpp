@@ -44,6 +44,34 @@ TEST_CASE("simplification is exact and only where IEEE results cannot change", "
   }
 }
 
+TEST_CASE("a product divided by one of its factors is the other factor", "[expr]") {
+  expr n = expr::parameter(0, "n"), t = expr::parameter(1, "t");
+  expr share = (t - 1) * n;  // a total over n PEs, then per PE
+  CHECK((share / n).same_as(t - 1));
+  CHECK(((n * t) / n).same_as(t));
+  CHECK((n * t / max(n, 1)).same_as(t * min(n, 1)));  // y x / max(x, 1): y from 1 on, x y below
+  CHECK((n * t / max(1, t)).same_as(n * min(t, 1)));
+  CHECK(ceil_div(n * t, n).same_as(t));  // t is an integer
+  CHECK(floor_div(t * n, n).same_as(t));
+  CHECK(ceil_div((t / 2) * n, n).kind() == op::ceil_div);  // t / 2 is not: its ceiling stays
+  CHECK((n * t / (n + 1)).kind() == op::div);
+  CHECK((n * t / max(n, 2)).kind() == op::div);
+  // Exact where the product is (integers below 2^53, the models' values at legal points), and
+  // for every x below 1 in the max's form.
+  for (double x : {1.0, 2.0, 3.0, 7.0, 1024.0})
+    for (double y : {0.0, 1.0, 5.0, 1e6}) {
+      std::vector<double> at{x, y};
+      CHECK(evaluate(n * t / max(n, 1), at) == x * y / std::max(x, 1.0));
+      CHECK(evaluate(share / n, at) == (y - 1) * x / x);
+      CHECK(evaluate(ceil_div(n * t, n), at) == std::ceil(x * y / x));
+    }
+  for (double x : {-2.0, 0.0, 0.5})
+    for (double y : {-1.5, 0.0, 3.0}) {
+      std::vector<double> at{x, y};
+      CHECK(evaluate(n * t / max(n, 1), at) == x * y / std::max(x, 1.0));
+    }
+}
+
 TEST_CASE("a max over a value that a nested max already takes is the nested max (min likewise)", "[expr]") {
   expr a = expr::parameter(0, "a"), b = expr::parameter(1, "b"), c = expr::parameter(2, "c");
   expr nested = max(max(a + 1, b), c);

@@ -163,3 +163,22 @@ TEST_CASE("a symbolic architecture bound where its partial sums would stay in on
                       "or more PEs along k (partial sums flow between them); the architecture there is another");
   }
 }
+
+TEST_CASE("a PE buffer packed no wider than the SIMD factor has the SIMD factor's banks", "[modeling]") {
+  // MM's [i,k] designs pack A and B at most by k_t2's power-of-two divisor: the banks of the
+  // buffers that feed the PEs, max(pack, k_t2), are k_t2 at every legal point, and the quotients
+  // by them go (a test above binds the buffers against the concrete architecture's).
+  kernel k = catalog::mm();
+  for (const design& d : designs(k)) {
+    if (d.name() != "[i,k] <[i,j],k>") continue;
+    symbolic_architecture sym = build_symbolic_architecture(d);
+    int simd_banks = 0;
+    for (const auto& m : sym.modules)
+      for (const auto& b : m.buffers) {
+        INFO(m.name << " " << b.name << " banks " << model::to_string(b.banks));
+        CHECK(b.banks.kind() != model::op::max);
+        if (b.banks.kind() == model::op::parameter && b.banks.parameter_name() == "k_t2") ++simd_banks;
+      }
+    CHECK(simd_banks == 4);  // of A_IO_L1_in and B_IO_L2_in, which feed the PEs, and their boundary copies
+  }
+}
