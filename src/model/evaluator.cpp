@@ -1,5 +1,6 @@
 #include "sadsl/model/evaluator.hpp"
 
+#include "evaluation_code.hpp"
 #include "sadsl/error.hpp"
 
 namespace sadsl::model {
@@ -39,21 +40,31 @@ evaluator::evaluator(design_model model, std::optional<compiled_model> compiled,
 std::vector<std::shared_ptr<const evaluator>> make_evaluators(std::vector<design_model> models,
                                                               const evaluator_options& options, unsigned threads) {
   std::vector<std::shared_ptr<const evaluator>> made(models.size());
+  // Each model's code once (its hash finds it among the models compiled ahead of time, and the
+  // JIT writes it), on the threads the JIT uses.
+  std::vector<evaluation_code> codes;
+  if (options.use_ahead_of_time || options.use_just_in_time) {
+    std::vector<const design_model*> all;
+    for (const design_model& m : models) all.push_back(&m);
+    codes = evaluation_codes(all, threads);
+  }
   std::vector<const design_model*> to_compile;
+  std::vector<const evaluation_code*> to_compile_codes;
   std::vector<std::size_t> compiled_index;
   for (std::size_t m = 0; m < models.size(); ++m) {
     const compiled_abi* abi = nullptr;
-    if (options.use_ahead_of_time) abi = find_ahead_of_time(model_hash(models[m]));
+    if (options.use_ahead_of_time && codes[m].error.empty()) abi = find_ahead_of_time(codes[m].hash());
     if (abi) {
       made[m].reset(new evaluator(std::move(models[m]), compiled_model(abi, nullptr), backend::ahead_of_time, ""));
     } else if (options.use_just_in_time) {
       to_compile.push_back(&models[m]);
+      to_compile_codes.push_back(&codes[m]);
       compiled_index.push_back(m);
     } else {
-      made[m].reset(new evaluator(std::move(models[m]), std::nullopt, backend::interpreter, ""));
+      made[m].reset(new evaluator(std::move(models[m]), std::nullopt, backend::interpreter, codes.empty() ? "" : codes[m].error));
     }
   }
-  std::vector<jit_outcome> outcomes = jit_compile_all(to_compile, options.jit, threads);
+  std::vector<jit_outcome> outcomes = jit_compile_all(to_compile, to_compile_codes, options.jit, threads);
   for (std::size_t c = 0; c < compiled_index.size(); ++c) {
     std::size_t m = compiled_index[c];
     jit_outcome& o = outcomes[c];

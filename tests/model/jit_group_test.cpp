@@ -231,6 +231,24 @@ TEST_CASE("a model that cannot be written gets its error, the others are compile
   CHECK(got[1].error.empty());
 }
 
+TEST_CASE("make_evaluators: a model that cannot be written is interpreted, with the reason", "[jit][errors]") {
+  // Its code is made once, with the others' (which looks for models compiled ahead of time by
+  // its hash, then compiles the rest): the error is the model's fallback reason, not a throw.
+  testing::temporary_cache cache("jit-evaluators-unwritable");
+  evaluator_options options;  // ahead of time first, as compile() asks
+  options.jit.cache_dir = cache.dir;
+  std::vector<design_model> models = gemm_models(2);
+  models[0].name = "broken";
+  std::string first = models[0].params[0].name, last = models[0].params.back().name;
+  models[0].params[0].inferred = inference{1, models[0].param(last)};
+  std::vector<std::shared_ptr<const evaluator>> made = make_evaluators(models, options, 2);
+  REQUIRE(made.size() == 2);
+  CHECK(made[0]->active_backend() == backend::interpreter);
+  CHECK(made[0]->fallback_reason() == "model \"broken\": inferred parameter \"" + first + "\" depends on itself or on a parameter after it");
+  CHECK(made[1]->active_backend() != backend::interpreter);  // this test program has it compiled ahead of time
+  CHECK(made[1]->fallback_reason().empty());
+}
+
 TEST_CASE("make_evaluators: the models compiled together, the interpreter where compiling fails", "[jit]") {
   testing::temporary_cache cache("jit-evaluators");
   evaluator_options options;
