@@ -15,17 +15,15 @@ const char* backend_name(backend b) {
 }
 
 evaluator::evaluator(design_model model, const evaluator_options& options) : interpreter_(std::move(model)) {
-  if (!options.use_ahead_of_time && !options.use_just_in_time) return;
-  std::string hash = model_hash(interpreter_.model());
-  if (options.use_ahead_of_time) {
-    if (const compiled_abi* abi = find_ahead_of_time(hash)) {
-      compiled_.emplace(abi, nullptr);
-      backend_ = backend::ahead_of_time;
-      return;
+  try {  // a model that cannot be written (its hash cannot be made either) is interpreted
+    if (options.use_ahead_of_time) {
+      if (const compiled_abi* abi = find_ahead_of_time(model_hash(interpreter_.model()))) {
+        compiled_.emplace(abi, nullptr);
+        backend_ = backend::ahead_of_time;
+        return;
+      }
     }
-  }
-  if (!options.use_just_in_time) return;
-  try {
+    if (!options.use_just_in_time) return;
     compiled_.emplace(jit_compile(interpreter_.model(), options.jit));
     backend_ = backend::just_in_time;
   } catch (const error& e) {

@@ -247,6 +247,9 @@ TEST_CASE("make_evaluators: a model that cannot be written is interpreted, with 
   CHECK(made[0]->fallback_reason() == "model \"broken\": inferred parameter \"" + first + "\" depends on itself or on a parameter after it");
   CHECK(made[1]->active_backend() != backend::interpreter);  // this test program has it compiled ahead of time
   CHECK(made[1]->fallback_reason().empty());
+  evaluator alone(models[0], options);  // one evaluator alike
+  CHECK(alone.active_backend() == backend::interpreter);
+  CHECK(alone.fallback_reason() == made[0]->fallback_reason());
 }
 
 TEST_CASE("make_evaluators: the models compiled together, the interpreter where compiling fails", "[jit]") {

@@ -56,7 +56,9 @@ private:
 
 /// An evaluator of each model, as evaluator(model, options) makes it, but the models that need
 /// the JIT are compiled together on `threads` threads (jit_compile_all: one compiler run per
-/// thread instead of one per model; 0: one per hardware thread).
+/// thread instead of one per model; 0: one per hardware thread), and each model's code is made
+/// once (for its hash and its source), on those threads. A model that cannot be written is
+/// interpreted, its error the fallback reason.
 std::vector<std::shared_ptr<const evaluator>> make_evaluators(std::vector<design_model> models,
                                                               const evaluator_options& options = {}, unsigned threads = 1);
 
