@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "sadsl/model/design_model.hpp"
@@ -38,6 +41,25 @@ inline std::vector<double> sample_points(const design_model& model, std::size_t 
     }
   }
   return points;
+}
+
+// The processor and the vector path the compiled models take here, for the report: rates and
+// compile times differ several-fold between machines (an MM model's vector divisions alone take
+// 15 cycles of a port on one Xeon, far fewer on a Zen 5).
+inline std::string machine_description() {
+  std::string cpu = "unknown processor";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  std::string path = "scalar";
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f")) path = "AVX-512";
+  else if (__builtin_cpu_supports("avx2")) path = "AVX2";
+#endif
+  return cpu + ", " + std::to_string(std::thread::hardware_concurrency()) + " hardware threads, " + path + " path";
 }
 
 // CPU time of this thread: on a shared machine, time slices given to other processes do not

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   std::filesystem::path descriptor = argv[1];
 #endif
   double seconds = argc > 2 ? std::stod(argv[2]) : 2.0;
+  std::printf("machine: %s\n", machine_description().c_str());
   design_model model = import_odyssey_descriptor(descriptor);
   std::vector<double> points = sample_points(model, 1 << 16);
 

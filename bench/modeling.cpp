@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   unsigned threads = argc > 1 ? static_cast<unsigned>(std::stoi(argv[1])) : 2;
   double budget = argc > 2 ? std::stod(argv[2]) : 0;
   bool per_design = argc > 3 && std::string(argv[3]) == "--per-design";
+  std::printf("machine: %s\n", sadsl::bench::machine_description().c_str());
   auto t0 = clock_type::now();
   kernel mm = catalog::mm();
   std::map<param_id, int64_t> sizes;
