@@ -1,7 +1,7 @@
 // C simulation of generated HLS code: for every benchmark kernel, every dataflow x tile order at
 // three tilings (non-divisor first-level factors; SIMD > 1 and wide words; all ones; LU also at one
 // tile per loop) is generated,
-// compiled with g++ -O1 against sadsl's simulation headers and run in both modes (sequential as
+// compiled with g++ -O0 against sadsl's simulation headers and run in both modes (sequential as
 // Vitis csim, and concurrent with bounded FIFOs). Each testbench must print PASSED (integers
 // bit-exact, floats within a relative 1e-4 of its reference loop nest) and count, for every FIFO,
 // exactly the tokens the architecture executor counts. The executor's own outputs must equal the
