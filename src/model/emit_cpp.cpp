@@ -330,6 +330,12 @@ std::vector<evaluation_code> evaluation_codes(const std::vector<const design_mod
   return out;
 }
 
+std::vector<const evaluation_code*> addresses(const std::vector<evaluation_code>& codes) {
+  std::vector<const evaluation_code*> out;
+  for (const evaluation_code& code : codes) out.push_back(&code);
+  return out;
+}
+
 std::string model_hash(const design_model& model) { return evaluation_code_of(model).hash(); }
 
 namespace {
@@ -357,9 +363,7 @@ emitted_model emit_model(const design_model& model, const evaluation_code& code,
 emitted_models emit_models(const std::vector<const design_model*>& models, const emit_options& options) {
   std::vector<evaluation_code> codes;
   for (const design_model* model : models) codes.push_back(evaluation_code_of(*model));
-  std::vector<const evaluation_code*> made;
-  for (const evaluation_code& code : codes) made.push_back(&code);
-  return emit_models(models, made, options);
+  return emit_models(models, addresses(codes), options);
 }
 
 emitted_models emit_models(const std::vector<const design_model*>& models, const std::vector<const evaluation_code*>& codes,

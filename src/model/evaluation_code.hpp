@@ -29,11 +29,16 @@ evaluation_code evaluation_code_of(const design_model& model);
 /// failure as its code's error.
 std::vector<evaluation_code> evaluation_codes(const std::vector<const design_model*>& models, unsigned threads);
 
+/// The address of each code, for the functions below.
+std::vector<const evaluation_code*> addresses(const std::vector<evaluation_code>& codes);
+
 /// emit_model and emit_models from codes already made (codes[i] is models[i]'s, without error).
 emitted_model emit_model(const design_model& model, const evaluation_code& code, const emit_options& options = {});
 emitted_models emit_models(const std::vector<const design_model*>& models, const std::vector<const evaluation_code*>& codes,
                            const emit_options& options = {});
 
+/// jit_compile from the model's code already made.
+compiled_model jit_compile(const design_model& model, const evaluation_code& code, const jit_options& options);
 /// jit_compile_all from codes already made (codes[i] is models[i]'s; one with an error is that
 /// model's outcome).
 std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models,

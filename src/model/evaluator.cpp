@@ -15,16 +15,18 @@ const char* backend_name(backend b) {
 }
 
 evaluator::evaluator(design_model model, const evaluator_options& options) : interpreter_(std::move(model)) {
+  if (!options.use_ahead_of_time && !options.use_just_in_time) return;
   try {  // a model that cannot be written (its hash cannot be made either) is interpreted
+    evaluation_code code = evaluation_code_of(interpreter_.model());  // once, for the hash and the JIT
     if (options.use_ahead_of_time) {
-      if (const compiled_abi* abi = find_ahead_of_time(model_hash(interpreter_.model()))) {
+      if (const compiled_abi* abi = find_ahead_of_time(code.hash())) {
         compiled_.emplace(abi, nullptr);
         backend_ = backend::ahead_of_time;
         return;
       }
     }
     if (!options.use_just_in_time) return;
-    compiled_.emplace(jit_compile(interpreter_.model(), options.jit));
+    compiled_.emplace(jit_compile(interpreter_.model(), code, options.jit));
     backend_ = backend::just_in_time;
   } catch (const error& e) {
     fallback_reason_ = e.what();

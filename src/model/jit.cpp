@@ -331,8 +331,12 @@ void compile_group(const compiler_setup& setup, const std::vector<const design_m
 }  // namespace
 
 compiled_model jit_compile(const design_model& model, const jit_options& given) {
+  return jit_compile(model, evaluation_code_of(model), given);
+}
+
+compiled_model jit_compile(const design_model& model, const evaluation_code& code, const jit_options& given) {
   compiler_setup setup(given);
-  emitted_model alone = emit_model(model);
+  emitted_model alone = emit_model(model, code);
   cache_entry e = setup.entry(alone);
   if (!cached(e.library)) {
     std::filesystem::path source_file = e.library;
@@ -346,9 +350,7 @@ compiled_model jit_compile(const design_model& model, const jit_options& given) 
 std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models, const jit_options& given,
                                          unsigned threads) {
   std::vector<evaluation_code> codes = evaluation_codes(models, threads);
-  std::vector<const evaluation_code*> made;
-  for (const evaluation_code& code : codes) made.push_back(&code);
-  return jit_compile_all(models, made, given, threads);
+  return jit_compile_all(models, addresses(codes), given, threads);
 }
 
 std::vector<jit_outcome> jit_compile_all(const std::vector<const design_model*>& models,
