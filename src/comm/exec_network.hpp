@@ -178,7 +178,8 @@ private:
   std::vector<int64_t> slots_;
   std::vector<int64_t> index_;  // the element an operation accesses (index())
   std::vector<frame> stack_;
-  std::map<int, std::vector<reg>> regs_;
+  std::vector<std::vector<reg>> regs_;  // per statement + 1 (registers())
+  std::vector<int64_t> buffer_sizes_;    // per buffer: elements of one copy (buffer::size())
   std::vector<channel*> ports_;
   dram_array* dram_ = nullptr;
   const std::vector<statement_evaluator>* evaluators_ = nullptr;

@@ -32,8 +32,10 @@ process::process(const architecture& a, int kind, int instance, std::vector<cons
     for (int64_t v : coords_) c.push_back(std::to_string(v));
     name_ += fmt::format("[{}]", fmt::join(c, ","));
   }
-  for (const auto& b : k_.buffers)
+  for (const auto& b : k_.buffers) {
+    buffer_sizes_.push_back(b.size());
     buffers_.push_back(std::vector<uint64_t>(static_cast<size_t>(b.size() * (b.double_buffered ? 2 : 1)), 0));
+  }
   // Current-tile parts at each tile; previous-tile parts one tile later, then after the last.
   for (size_t n = 0; n < tiles.size(); ++n) {
     for (const auto* p : parts)
@@ -150,7 +152,9 @@ bool process::advance() {
 }
 
 std::vector<process::reg>& process::registers(int statement) {
-  auto& r = regs_[statement];
+  auto at = static_cast<size_t>(statement + 1);  // -1: an I/O module's operations
+  if (at >= regs_.size()) regs_.resize(at + 1);
+  auto& r = regs_[at];
   if (r.empty()) r.resize(64);
   return r;
 }
@@ -195,7 +199,7 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
     case operation::kind::write_local: {
       const buffer& spec = k_.buffers[static_cast<size_t>(op.buffer)];
       auto& data = buffers_[static_cast<size_t>(op.buffer)];
-      int64_t base = (spec.double_buffered ? current_->copy : 0) * spec.size();
+      int64_t base = (spec.double_buffered ? current_->copy : 0) * buffer_sizes_[static_cast<size_t>(op.buffer)];
       int64_t at = base + linear(spec.extents, index(op), op.lanes, [&] { return name_ + " buffer " + spec.name; });
       if (op.what == operation::kind::read_local) {
         r.word.assign(data.begin() + at, data.begin() + at + op.lanes);

@@ -3,6 +3,8 @@
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/id.h>
+#include <isl/schedule.h>
+#include <isl/schedule_node.h>
 #include <isl/val.h>
 
 #include <fmt/format.h>
@@ -286,10 +288,27 @@ int64_t evaluate(const int_expr& e, const std::vector<int64_t>& s) {
   SADSL_INTERNAL_ASSERT(false, "unknown schedule expression operation");
 }
 
+namespace {
+
+// Every band member's loop as one loop over all its statements' instances ("atomic"), where isl
+// would otherwise separate the iterations that run different statements into loops of their own.
+// The instances run in the same order either way (the schedule's); the code is smaller and isl
+// builds it about a third faster (TTMc's tiled designs: 0.35 -> 0.25 s), which is what a
+// verification run of a design spends before its first instance.
+isl_schedule_node* atomic_loops(isl_schedule_node* node, void*) {
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_band) return node;
+  isl_size members = isl_schedule_node_band_n_member(node);
+  for (int m = 0; m < members; ++m) node = isl_schedule_node_band_member_set_ast_loop_type(node, m, isl_ast_loop_atomic);
+  return node;
+}
+
+}  // namespace
+
 tree translate(const isl::schedule& schedule, const isl::set& param_values, const std::map<std::string, int64_t>& params,
                const std::function<int(const std::string&)>& statement_index) {
   isl_ast_build* build = isl_ast_build_from_context(param_values.copy());
-  isl::ast_node root = isl::manage(isl_ast_build_node_from_schedule(build, schedule.copy()));
+  isl_schedule* atomic = isl_schedule_map_schedule_node_bottom_up(schedule.copy(), atomic_loops, nullptr);
+  isl::ast_node root = isl::manage(isl_ast_build_node_from_schedule(build, atomic));
   isl_ast_build_free(build);
   SADSL_INTERNAL_ASSERT(!root.is_null(), "isl could not generate an AST for the schedule");
   translator t(params, statement_index);

@@ -152,8 +152,7 @@ struct instance_checker::statement_check {
 
   statement_check(const statement_info& s, const isl::set& values)
       : info(&s), domain(without_params(s.domain.intersect_params(values))), test(domain) {
-    expected = to_int64(isl_set_count_val(domain.get()));
-    if (expected == 0) return;
+    if (domain.is_empty()) return;
     __int128 volume = 1;
     for (int d = 0; d < static_cast<int>(s.loops.size()); ++d) {
       lo.push_back(to_int64(isl_set_dim_min_val(domain.copy(), d)));
@@ -163,6 +162,25 @@ struct instance_checker::statement_check {
                             "instance check: the domain of " + s.name() + " is too large to check");
     }
     if (volume <= (int64_t{1} << 26)) bitmap.assign(static_cast<size_t>((volume + 63) / 64), 0);
+    expected = count(static_cast<int64_t>(volume));
+  }
+
+  // The domain's points. isl enumerates them one by one through its tableaux (a fifth of a
+  // verification run of TTMc's designs); a box has as many as its volume, and a box of up to 2^26
+  // points is scanned with the compiled rows, some ten times faster than isl.
+  int64_t count(int64_t volume) const {
+    if (isl_set_is_box(domain.get()) == isl_bool_true) return volume;
+    if (!test.exact_rows() || volume > (int64_t{1} << 26)) return to_int64(isl_set_count_val(domain.get()));
+    std::vector<int64_t> at = lo;
+    int64_t points = 0;
+    for (int64_t n = 0; n < volume; ++n) {
+      points += test.contains(at.data());
+      for (size_t d = at.size(); d-- > 0;) {  // the next point of the box, last dimension fastest
+        if (++at[d] < lo[d] + size[d]) break;
+        at[d] = lo[d];
+      }
+    }
+    return points;
   }
 
   // Marks an instance of the domain; false if it was marked before.

@@ -21,6 +21,8 @@ public:
   /// `domain` has no params (fix them, then project them out).
   explicit domain_test(const isl::set& domain);
   bool contains(const int64_t* point) const;
+  /// Whether contains() tests the precompiled rows (not isl's membership test).
+  bool exact_rows() const { return !use_fallback_; }
 
 private:
   struct row {
