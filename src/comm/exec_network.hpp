@@ -30,6 +30,7 @@ constexpr int64_t pending = -1;
 struct channel {
   const fifo* spec = nullptr;
   std::deque<token> queue;
+  std::vector<token> spare;  // the storage of words read, which writes reuse (no allocation per token)
   int64_t written = 0;
   // Timed runs only.
   std::deque<int64_t> ready;    // per queued token: the first cycle it can be read, or pending
@@ -160,7 +161,7 @@ private:
   void start(const run& r);
   bool advance();
   bool execute(const compiled_block& b, const compiled_op& op);
-  std::vector<reg>& registers(int statement);
+  std::vector<reg>& registers(int statement) { return regs_[static_cast<size_t>(statement + 1)]; }  // -1: I/O
   int64_t lane(const compiled_op& op) const { return op.has_lane ? evaluate(op.lane, slots_.data()) : 0; }
   const std::vector<int64_t>& index(const compiled_op& op);  // in index_, reused
   bool block_on(const channel& c, bool write, bool for_cycle);

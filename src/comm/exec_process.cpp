@@ -32,6 +32,12 @@ process::process(const architecture& a, int kind, int instance, std::vector<cons
     for (int64_t v : coords_) c.push_back(std::to_string(v));
     name_ += fmt::format("[{}]", fmt::join(c, ","));
   }
+  // Registers for every statement the parts run (and -1, an I/O module's operations), made here
+  // rather than looked up per operation.
+  int statements = 0;
+  for (const auto* p : parts)
+    for (const auto& b : p->blocks) statements = std::max(statements, b.statement_index + 1);
+  regs_.assign(static_cast<size_t>(statements + 1), std::vector<reg>(64));
   for (const auto& b : k_.buffers) {
     buffer_sizes_.push_back(b.size());
     buffers_.push_back(std::vector<uint64_t>(static_cast<size_t>(b.size() * (b.double_buffered ? 2 : 1)), 0));
@@ -151,13 +157,6 @@ bool process::advance() {
   return true;
 }
 
-std::vector<process::reg>& process::registers(int statement) {
-  auto at = static_cast<size_t>(statement + 1);  // -1: an I/O module's operations
-  if (at >= regs_.size()) regs_.resize(at + 1);
-  auto& r = regs_[at];
-  if (r.empty()) r.resize(64);
-  return r;
-}
 
 const std::vector<int64_t>& process::index(const compiled_op& op) {
   index_.resize(op.index.size());
@@ -167,7 +166,8 @@ const std::vector<int64_t>& process::index(const compiled_op& op) {
 
 bool process::execute(const compiled_block& b, const compiled_op& op) {
   if (op.has_when && !evaluate(op.when, slots_.data())) return true;
-  reg& r = registers(b.statement_index)[static_cast<size_t>(op.slot)];
+  std::vector<reg>& regs = registers(b.statement_index);
+  reg& r = regs[static_cast<size_t>(op.slot)];
   switch (op.what) {
     case operation::kind::read_port: {
       channel& c = *ports_[static_cast<size_t>(op.port)];
@@ -175,7 +175,8 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
       if (!op.vector || l == 0) {
         if (c.queue.empty()) return block_on(c, false, false);
         if (clock_ && !clock_->read(c)) return block_on(c, false, true);
-        r.word = std::move(c.queue.front());
+        r.word.swap(c.queue.front());
+        c.spare.push_back(std::move(c.queue.front()));  // the register's old word, for a write to reuse
         c.queue.pop_front();
       }
       r.value = r.word[static_cast<size_t>(op.vector && op.lanes > 1 ? l : 0)];
@@ -191,7 +192,13 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
       if (op.vector && l != simd_ - 1) return true;
       if (static_cast<int64_t>(c.queue.size()) >= c.spec->depth) return block_on(c, true, false);
       if (clock_ && !clock_->write(c)) return block_on(c, true, true);
-      c.queue.push_back(r.word);
+      if (c.spare.empty()) {
+        c.queue.push_back(r.word);
+      } else {
+        c.queue.push_back(std::move(c.spare.back()));
+        c.spare.pop_back();
+        c.queue.back().assign(r.word.begin(), r.word.end());
+      }
       ++c.written;
       return true;
     }
@@ -228,7 +235,6 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
       return true;
     }
     case operation::kind::compute: {
-      auto& regs = registers(b.statement_index);
       uint64_t reads[64];
       for (int i = 0; i < op.slot; ++i) reads[i] = regs[static_cast<size_t>(i)].value;
       r.value = (*evaluators_)[static_cast<size_t>(b.statement_index)](reads);

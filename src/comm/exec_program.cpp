@@ -93,7 +93,57 @@ public:
     iexpr out;
     emit(e, out, 0);
     find_affine_form(out);
+    if (!out.affine && !condition_form(e, out)) {
+      out.condition.clear();
+      out.terms.clear();
+    }
     return out;
+  }
+
+  // Appends e's node to out.condition when e is a conjunction or disjunction of comparisons of
+  // affine forms (false when it is not).
+  bool condition_form(isl_ast_expr* e, iexpr& out) {
+    if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return false;
+    isl_ast_expr_op_type type = isl_ast_expr_op_get_type(e);
+    int n = isl_ast_expr_op_get_n_arg(e);
+    auto with_arg = [&](int i, auto&& f) {
+      isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
+      bool ok = f(a);
+      isl_ast_expr_free(a);
+      return ok;
+    };
+    size_t at = out.condition.size();
+    out.condition.emplace_back();
+    bool all = type == isl_ast_expr_op_and || type == isl_ast_expr_op_and_then;
+    if (all || type == isl_ast_expr_op_or || type == isl_ast_expr_op_or_else) {
+      out.condition[at].what = all ? cnode::kind::all : cnode::kind::any;
+      for (int i = 0; i < n; ++i)
+        if (!with_arg(i, [&](isl_ast_expr* a) { return condition_form(a, out); })) return false;
+    } else {
+      iop compare = type == isl_ast_expr_op_eq || type == isl_ast_expr_op_le || type == isl_ast_expr_op_lt ||
+                            type == isl_ast_expr_op_ge || type == isl_ast_expr_op_gt
+                        ? op_of(type)
+                        : iop::constant;
+      if (compare == iop::constant || n != 2) return false;
+      iexpr lhs, rhs;  // the two sides' affine forms: lhs - rhs compares with 0
+      with_arg(0, [&](isl_ast_expr* a) { return emit(a, lhs, 0), true; });
+      with_arg(1, [&](isl_ast_expr* a) { return emit(a, rhs, 0), true; });
+      find_affine_form(lhs);
+      find_affine_form(rhs);
+      if (!lhs.affine || !rhs.affine) return false;
+      std::map<int32_t, int64_t> terms;
+      for (auto [slot, c] : lhs.terms) terms[slot] += c;
+      for (auto [slot, c] : rhs.terms) terms[slot] -= c;
+      cnode& node = out.condition[at];
+      node.compare = compare;
+      node.constant = lhs.constant - rhs.constant;
+      node.first = static_cast<uint32_t>(out.terms.size());
+      for (auto [slot, c] : terms)
+        if (c != 0) out.terms.emplace_back(slot, c);
+      node.last = static_cast<uint32_t>(out.terms.size());
+    }
+    out.condition[at].end = static_cast<uint32_t>(out.condition.size());
+    return true;
   }
 
   // Appends the code of e, run with `height` values already on the stack.

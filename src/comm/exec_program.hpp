@@ -31,6 +31,18 @@ struct iinstr {
   int64_t value = 0;
 };
 
+// A condition's node (iexpr::condition): a comparison of an affine form with 0, or the
+// conjunction or disjunction of the nodes that follow it up to `end` (prefix order, so that a
+// decided conjunction or disjunction skips the rest of its operands).
+struct cnode {
+  enum class kind : uint8_t { compare, all, any };
+  kind what = kind::compare;
+  iop compare = iop::eq;        // compare: eq, le, lt, ge or gt, of the form against 0
+  int64_t constant = 0;         // compare: the form's constant ...
+  uint32_t first = 0, last = 0;  // ... and its terms, iexpr::terms[first, last)
+  uint32_t end = 0;             // the index past this node's subtree
+};
+
 struct iexpr {
   std::vector<iinstr> code;
   int depth = 0;  // the deepest the stack gets
@@ -39,12 +51,36 @@ struct iexpr {
   bool affine = false;
   int64_t constant = 0;
   std::vector<std::pair<int32_t, int64_t>> terms;  // (slot, coefficient), each slot once
+  // Most guards are conjunctions and disjunctions of affine comparisons (`c3 == 0 && c7 == 0`,
+  // a tile's first or last iteration): then they are evaluated as such (their code was over a
+  // third of the executor's instructions). Their forms' terms are in `terms`.
+  std::vector<cnode> condition;
 };
 
-/// Runs e's code (evaluate() does when e is not affine).
+/// Runs e's code (evaluate() does when e is neither affine nor a condition of affine forms).
 int64_t run_code(const iexpr& e, const int64_t* slots);
+
+inline bool holds(const iexpr& e, uint32_t at, const int64_t* slots) {
+  const cnode& n = e.condition[at];
+  if (n.what == cnode::kind::compare) {
+    int64_t v = n.constant;
+    for (uint32_t t = n.first; t < n.last; ++t) v += e.terms[t].second * slots[e.terms[t].first];
+    switch (n.compare) {
+      case iop::eq: return v == 0;
+      case iop::le: return v <= 0;
+      case iop::lt: return v < 0;
+      case iop::ge: return v >= 0;
+      default: return v > 0;
+    }
+  }
+  bool all = n.what == cnode::kind::all;
+  for (uint32_t c = at + 1; c < n.end; c = e.condition[c].end)
+    if (holds(e, c, slots) != all) return !all;
+  return all;
+}
+
 inline int64_t evaluate(const iexpr& e, const int64_t* slots) {
-  if (!e.affine) return run_code(e, slots);
+  if (!e.affine) return e.condition.empty() ? run_code(e, slots) : holds(e, 0, slots);
   int64_t v = e.constant;
   for (auto [slot, c] : e.terms) v += c * slots[slot];
   return v;
