@@ -304,9 +304,9 @@ isl_schedule_node* atomic_loops(isl_schedule_node* node, void*) {
 
 }  // namespace
 
-tree translate(const isl::schedule& schedule, const isl::set& param_values, const std::map<std::string, int64_t>& params,
+tree translate(const isl::schedule& schedule, const isl::set& context, const std::map<std::string, int64_t>& params,
                const std::function<int(const std::string&)>& statement_index) {
-  isl_ast_build* build = isl_ast_build_from_context(param_values.copy());
+  isl_ast_build* build = isl_ast_build_from_context(context.copy());
   isl_schedule* atomic = isl_schedule_map_schedule_node_bottom_up(schedule.copy(), atomic_loops, nullptr);
   isl::ast_node root = isl::manage(isl_ast_build_node_from_schedule(build, atomic));
   isl_ast_build_free(build);

@@ -51,9 +51,10 @@ struct call_site {
 
 using call_fn = std::function<void(int statement, const int64_t* coordinates, const call_site& where)>;
 
-/// Generates isl's AST for `schedule` with the params fixed by `param_values`, then translates it.
+/// Generates isl's AST for `schedule` where the params satisfy `context` (the program's, or fixed
+/// values), then translates it with the params replaced by their values in `params`.
 /// `statement_index` maps a statement name to its index (throws for unknown names).
-tree translate(const isl::schedule& schedule, const isl::set& param_values,
+tree translate(const isl::schedule& schedule, const isl::set& context,
                const std::map<std::string, int64_t>& params,
                const std::function<int(const std::string&)>& statement_index);
 

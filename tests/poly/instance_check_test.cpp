@@ -113,10 +113,10 @@ TEST_CASE("schedule arithmetic that leaves 64 bits is an internal error, not und
                      "[(i + 9223372036854775804)] }]\" } }",
                      false);
         }) == "interpreter: 64-bit overflow in an addition while evaluating a schedule expression");
-  // A loop bound 2^63 + 2 is no 64-bit constant.
+  // A loop's start 2^63 + 2 is no 64-bit constant.
   CHECK_THAT(internal_message_of([&] {
                s.run_text("{ domain: \"[N] -> { S0[i] : 0 <= i < N }\", child: { schedule: \"[N] -> [{ S0[i] -> "
-                          "[(i + 9223372036854775807)] }]\" } }",
+                          "[(i + 9223372036854775810)] }]\" } }",
                           false);
              }),
              Catch::Contains("an isl AST constant does not fit in 64 bits"));
