@@ -12,13 +12,15 @@
 namespace sadsl::ast_exec {
 
 enum class int_op { constant, slot, add, sub, mul, neg, div, fdiv_q, pdiv_q, pdiv_r, zdiv_r, min, max,
-                    land, lor, eq, le, lt, ge, gt, select };
+                    land, lor, eq, le, lt, ge, gt, select,
+                    affine };  // value + sum coefficient x slot (a translated sum of products by constants)
 
 struct int_expr {
   int_op op = int_op::constant;
-  int64_t value = 0;  // constant
+  int64_t value = 0;  // constant; affine: the constant term
   int slot = -1;      // slot
   std::vector<int_expr> args;
+  std::vector<std::pair<int, int64_t>> terms;  // affine: (slot, coefficient), each slot once
 };
 
 int64_t evaluate(const int_expr& e, const std::vector<int64_t>& slots);
