@@ -24,14 +24,16 @@ struct compiled_access {
   elem_type type;
   std::string text;                         // for messages
   std::vector<int64_t> extents;
-  std::vector<int64_t> dim_offset;          // per dimension
-  std::vector<std::vector<int64_t>> dim_coef;  // per dimension, per loop
+  std::vector<int64_t> dim_offset;                   // per dimension
+  std::vector<std::pair<size_t, int64_t>> dim_terms;  // (loop, coefficient) of dimension 0, then 1, ...
+  std::vector<size_t> dim_end;                        // per dimension: where its terms end
 
-  int64_t element(const int64_t* loops, size_t n_loops) const {
+  int64_t element(const int64_t* loops) const {
     int64_t linear = 0;
+    size_t t = 0;
     for (size_t d = 0; d < extents.size(); ++d) {
       int64_t x = dim_offset[d];
-      for (size_t l = 0; l < n_loops; ++l) x += dim_coef[d][l] * loops[l];
+      for (; t < dim_end[d]; ++t) x += dim_terms[t].second * loops[dim_terms[t].first];
       if (x < 0 || x >= extents[d])
         throw internal_error(fmt::format("interpreter: {} index {} = {} outside [0, {})", text, d, x, extents[d]));
       linear = linear * extents[d] + x;
@@ -51,7 +53,6 @@ struct value_node {
 
 struct compiled_statement {
   std::string name;
-  size_t n_loops = 0;
   compiled_access write;
   std::vector<compiled_access> reads;
   value_node value;
@@ -96,7 +97,7 @@ private:
   template <class P>
   P read(const value_node& n) const {
     const compiled_access& a = s_.reads[n.access];
-    int64_t at = a.element(loops_, s_.n_loops);
+    int64_t at = a.element(loops_);
     return visit_type(a.type, [&](auto t) { return convert<P>(static_cast<compute_t<decltype(t)>>(load<decltype(t)>(a, at))); });
   }
 
@@ -150,7 +151,9 @@ public:
         return 0;
       });
       a.dim_offset.push_back(offset);
-      a.dim_coef.push_back(std::move(coef));
+      for (size_t l = 0; l < coef.size(); ++l)  // the loops the index uses (most use one or two)
+        if (coef[l] != 0) a.dim_terms.emplace_back(l, coef[l]);
+      a.dim_end.push_back(a.dim_terms.size());
     }
     a.text = fmt::format("{}({})", t->name, fmt::join(idx, ", "));
     return a;
@@ -185,7 +188,6 @@ std::vector<compiled_statement> compile_statements(const program& p, buffers& da
     statement_compiler c(data, locals, s.loops, layouts);
     compiled_statement cs;
     cs.name = s.name();
-    cs.n_loops = s.loops.size();
     cs.write = c.access(s.record->lhs, s.record->lhs_index);
     cs.value = c.value(*s.record->value().node(), cs.reads);
     out.push_back(std::move(cs));
@@ -195,7 +197,7 @@ std::vector<compiled_statement> compile_statements(const program& p, buffers& da
 
 void execute_statement(const compiled_statement& s, const int64_t* loops) {
   evaluator ev(s, loops);
-  int64_t at = s.write.element(loops, s.n_loops);
+  int64_t at = s.write.element(loops);
   visit_type(s.write.type, [&](auto t) {
     using T = decltype(t);
     static_cast<T*>(s.write.data)[at] = convert<T>(ev.eval<compute_t<T>>(s.value));
