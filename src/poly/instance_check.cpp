@@ -163,8 +163,23 @@ struct instance_checker::statement_check {
                             "instance check: the domain of " + s.name() + " is too large to check");
     }
     if (volume <= (int64_t{1} << 26)) bitmap.assign(static_cast<size_t>((volume + 63) / 64), 0);
-    box = isl_set_is_box(domain.get()) == isl_bool_true;
+    box = is_its_bounding_box();
     expected = count(static_cast<int64_t>(volume));
+  }
+
+  // Whether the domain equals the box of lo and size (isl's is_box only looks at the shape of the
+  // constraints; this compares the sets, so a domain with a stride never passes for its box).
+  bool is_its_bounding_box() const {
+    isl_set* bounds = isl_set_universe(isl_set_get_space(domain.get()));
+    for (size_t d = 0; d < lo.size(); ++d) {
+      bounds = isl_set_lower_bound_val(bounds, isl_dim_set, static_cast<unsigned>(d),
+                                       isl_val_int_from_si(isl_set_get_ctx(domain.get()), lo[d]));
+      bounds = isl_set_upper_bound_val(bounds, isl_dim_set, static_cast<unsigned>(d),
+                                       isl_val_int_from_si(isl_set_get_ctx(domain.get()), lo[d] + size[d] - 1));
+    }
+    isl_bool equal = isl_set_is_equal(domain.get(), bounds);
+    isl_set_free(bounds);
+    return equal == isl_bool_true;
   }
 
   // Whether the domain holds `coords` (for a box, a comparison per dimension rather than every
