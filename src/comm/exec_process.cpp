@@ -157,7 +157,6 @@ bool process::advance() {
   return true;
 }
 
-
 const std::vector<int64_t>& process::index(const compiled_op& op) {
   index_.resize(op.index.size());
   for (size_t d = 0; d < op.index.size(); ++d) index_[d] = evaluate(op.index[d], slots_.data());
