@@ -65,71 +65,45 @@ int64_t remainder(int64_t a, int64_t b) {
   return a % b;
 }
 
-// How many arguments each operation takes: {min, max} (max < 0: any number from min on).
+// to += a x b; false when a step leaves 64 bits.
+bool add_into(int64_t& to, int64_t a, int64_t b) {
+  return !__builtin_mul_overflow(a, b, &b) && !__builtin_add_overflow(to, b, &to);
+}
+
+// Adds x times `scale` into the affine form `into`; false where x is no sum of slots, constants
+// and their products by constants, or a step leaves 64 bits. (Translation is bottom-up, so x's
+// arguments are already constants, slots or affine forms where they can be.)
+bool accumulate(const int_expr& x, int64_t scale, int_expr& into) {
+  auto term = [&](int slot, int64_t coefficient) {
+    auto at = std::find_if(into.terms.begin(), into.terms.end(), [&](const auto& t) { return t.first == slot; });
+    if (at == into.terms.end()) at = into.terms.insert(into.terms.end(), {slot, 0});
+    return add_into(at->second, coefficient, scale);
+  };
+  switch (x.op) {
+    case int_op::constant: return add_into(into.value, x.value, scale);
+    case int_op::slot: return term(x.slot, 1);
+    case int_op::affine:
+      return add_into(into.value, x.value, scale) &&
+             std::all_of(x.terms.begin(), x.terms.end(), [&](const auto& t) { return term(t.first, t.second); });
+    case int_op::add: return accumulate(x.args[0], scale, into) && accumulate(x.args[1], scale, into);
+    case int_op::sub: return scale != std::numeric_limits<int64_t>::min() && accumulate(x.args[0], scale, into) &&
+                             accumulate(x.args[1], -scale, into);
+    case int_op::neg: return scale != std::numeric_limits<int64_t>::min() && accumulate(x.args[0], -scale, into);
+    case int_op::mul:
+      for (size_t c = 0; c < 2; ++c) {
+        int64_t product = 0;
+        if (x.args[c].op == int_op::constant)
+          return !__builtin_mul_overflow(scale, x.args[c].value, &product) && accumulate(x.args[1 - c], product, into);
+      }
+      return false;
+    default: return false;
+  }
+}
+
 // e as constant + sum coefficient x slot when it is a sum of slots and constants and of their
 // products by constants, with no step outside 64 bits (else nullopt: such an expression keeps its
 // tree, and evaluating it reports the overflow as before).
 std::optional<int_expr> affine_form(const int_expr& e) {
-  auto add = [](int64_t a, int64_t b) -> std::optional<int64_t> {
-    int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
-    return r;
-  };
-  auto mul = [](int64_t a, int64_t b) -> std::optional<int64_t> {
-    int64_t r;
-    if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
-    return r;
-  };
-  // The form of x times `scale`, added into `into`.
-  std::function<bool(const int_expr&, int64_t, int_expr&)> accumulate = [&](const int_expr& x, int64_t scale,
-                                                                           int_expr& into) -> bool {
-    switch (x.op) {
-      case int_op::constant: {
-        auto product = mul(x.value, scale);
-        auto sum = product ? add(into.value, *product) : std::nullopt;
-        if (!sum) return false;
-        into.value = *sum;
-        return true;
-      }
-      case int_op::slot: {
-        auto at = std::find_if(into.terms.begin(), into.terms.end(), [&](const auto& t) { return t.first == x.slot; });
-        if (at == into.terms.end()) at = into.terms.insert(into.terms.end(), {x.slot, 0});
-        auto sum = add(at->second, scale);
-        if (!sum) return false;
-        at->second = *sum;
-        return true;
-      }
-      case int_op::affine: {
-        int_expr constant;
-        constant.value = x.value;
-        if (!accumulate(constant, scale, into)) return false;
-        for (auto [slot, c] : x.terms) {
-          int_expr term;
-          term.op = int_op::slot;
-          term.slot = slot;
-          auto coefficient = mul(c, scale);
-          if (!coefficient || !accumulate(term, *coefficient, into)) return false;
-        }
-        return true;
-      }
-      case int_op::add: return accumulate(x.args[0], scale, into) && accumulate(x.args[1], scale, into);
-      case int_op::sub:
-      case int_op::neg: {
-        auto negated = mul(scale, -1);
-        if (!negated) return false;
-        if (x.op == int_op::neg) return accumulate(x.args[0], *negated, into);
-        return accumulate(x.args[0], scale, into) && accumulate(x.args[1], *negated, into);
-      }
-      case int_op::mul:
-        for (int c = 0; c < 2; ++c)
-          if (x.args[static_cast<size_t>(c)].op == int_op::constant) {
-            auto product = mul(scale, x.args[static_cast<size_t>(c)].value);
-            return product && accumulate(x.args[static_cast<size_t>(1 - c)], *product, into);
-          }
-        return false;
-      default: return false;
-    }
-  };
   int_expr form;
   form.op = int_op::affine;
   if (!accumulate(e, 1, form)) return std::nullopt;
@@ -138,6 +112,7 @@ std::optional<int_expr> affine_form(const int_expr& e) {
   return form;
 }
 
+// How many arguments each operation takes: {min, max} (max < 0: any number from min on).
 std::pair<int, int> arity(int_op op) {
   switch (op) {
     case int_op::neg: return {1, 1};
