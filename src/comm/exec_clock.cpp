@@ -45,6 +45,9 @@ void process_clock::close_unit() {
     dram_stall_ += std::max<int64_t>(0, ready - issue);
     issue = std::max(issue, ready);
   }
+  if (first_issue_ < 0) first_issue_ = issue;
+  ++units_;
+  dram_accesses_ += static_cast<int64_t>(dram_bytes_.size());
   for (auto [slot, add, log] : stamps_) {
     *slot = issue + add;
     if (log) log->push_back(issue);

@@ -95,6 +95,9 @@ public:
   int64_t finish() const { return std::max(side_end_[0], side_end_[1]); }
   int64_t fifo_stall() const { return fifo_stall_; }
   int64_t dram_stall() const { return dram_stall_; }
+  int64_t first_issue() const { return first_issue_; }  // -1 before its first unit
+  int64_t units() const { return units_; }
+  int64_t dram_accesses() const { return dram_accesses_; }
 
 private:
   timing_options o_;
@@ -116,6 +119,7 @@ private:
   std::vector<int64_t> dram_bytes_;
   double port_ = 0;
   int64_t fifo_stall_ = 0, dram_stall_ = 0;
+  int64_t first_issue_ = -1, units_ = 0, dram_accesses_ = 0;
 };
 
 /// One module instance: its parts to run, tile by tile, and where it stands.

@@ -177,11 +177,28 @@ void run_network(const architecture& a, buffers& data, const timing_options* tim
       for (const auto& c : clocks) phase_cycles = std::max(phase_cycles, c.finish());
       for (size_t i = 0; i < procs.size(); ++i) {
         const std::string& name = procs[i]->name();
-        result.finish[name] = offset + clocks[i].finish();
+        int64_t& finish = result.finish[name];
         result.stalled[name] += clocks[i].fifo_stall();
         result.dram_stalled[name] += clocks[i].dram_stall();
         int64_t& kind = result.kind_finish[a.modules[static_cast<size_t>(procs[i]->kind())].name];
-        kind = std::max(kind, offset + clocks[i].finish());
+        // A process that ran nothing in this phase (LU's reload of V in the first k tile) keeps
+        // the finish of the last phase it ran in.
+        bool ran = clocks[i].first_issue() >= 0 || clocks[i].finish() > 0;
+        if (!ran) continue;
+        finish = offset + clocks[i].finish();
+        kind = std::max(kind, finish);
+      }
+      if (timing->trace) {
+        phase_timing t;
+        t.phase = a.phases[phase];
+        t.start = offset;
+        t.cycles = phase_cycles;
+        for (size_t i = 0; i < procs.size(); ++i) {
+          const exec::process_clock& c = clocks[i];
+          t.instances.push_back({procs[i]->name(), procs[i]->kind(), c.first_issue(), c.finish(), c.units(), c.fifo_stall(),
+                                 c.dram_stall(), c.dram_accesses()});
+        }
+        result.trace.push_back(std::move(t));
       }
       result.phase_cycles.push_back(phase_cycles);
       result.cycles += phase_cycles;

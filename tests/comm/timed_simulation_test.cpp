@@ -7,7 +7,10 @@
 #include <sadsl/comm/architecture.hpp>
 #include <sadsl/comm/executor.hpp>
 #include <sadsl/comm/timed_simulation.hpp>
+#include <sadsl/catalog/kernels.hpp>
 #include <sadsl/sadsl.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include "../support/test_support.hpp"
 #include "support.hpp"
@@ -73,6 +76,123 @@ TEST_CASE("timed: one PE, one tile of MM, cycle by cycle") {
   CHECK(r.dram_stalled.at("C_drain_IO_L3_out") == 0);
   CHECK(r.kind_finish.at("PE") == 13);
   CHECK(r.kind_finish.at("C_drain_IO_L3_out") == 18);
+}
+
+// The same run traced: each instance's first unit, finish and work in the one phase, as derived
+// above (A_IO_L3_in issues at 1 and 2; the PE's 8 iterations at 5..12; C_drain_IO_L3_out writes
+// at 16 and 17), and the timeline of it.
+TEST_CASE("timed: a traced run says when each module instance started and finished") {
+  kernel k = mm_at(2);
+  architecture a = one_pe_mm(k, 2);
+  CHECK(timed(a, k).trace.empty());  // only when asked
+  timing_options o;
+  o.trace = true;
+  timed_result r = timed(a, k, o);
+  REQUIRE(r.trace.size() == 1);
+  const phase_timing& t = r.trace[0];
+  CHECK(t.start == 0);
+  CHECK(t.cycles == 18);
+  std::map<std::string, instance_timing> by_name;
+  for (const auto& m : t.instances) by_name[m.name] = m;
+  CHECK(by_name.size() == r.finish.size());
+  auto check = [&](const std::string& name, int64_t start, int64_t finish, int64_t units, int64_t fifo_stall,
+                   int64_t dram_accesses) {
+    INFO(name);
+    const instance_timing& m = by_name.at(name);
+    CHECK(a.modules.at(static_cast<size_t>(m.kind)).name == name.substr(0, name.find('[')));
+    CHECK(m.start == start);
+    CHECK(m.finish == finish);
+    CHECK(m.finish == r.finish.at(name));
+    CHECK(m.units == units);
+    CHECK(m.fifo_stall == fifo_stall);
+    CHECK(m.dram_accesses == dram_accesses);
+  };
+  check("A_IO_L3_in", 1, 3, 2, 0, 2);
+  check("PE[0,0]", 5, 13, 8, 5, 0);
+  check("C_drain_IO_L3_out", 16, 18, 2, 16, 2);
+  CHECK(by_name.at("A_IO_L3_in").dram_stall == 1);
+
+  std::string json = timeline_json(a, r);
+  CHECK(json == timeline_json(a, r));
+  auto doc = nlohmann::json::parse(json);
+  const auto& events = doc.at("traceEvents");
+  size_t slices = 0;
+  for (const auto& e : events) {
+    if (e.at("ph") != "X") continue;
+    ++slices;
+    if (e.at("name") == "PE") {
+      CHECK(e.at("ts") == 5);
+      CHECK(e.at("dur") == 8);
+      CHECK(e.at("args").at("fifo_stall") == 5);
+    }
+  }
+  CHECK(slices == 1 + t.instances.size());  // the phase and every instance (all ran)
+  CHECK(events.at(0).at("args").at("name") == "design [i,j] <[i,j],k>");
+}
+
+// LU's every tile is a phase of its own: the trace has them in host order, each starting where
+// the ones before it ended, modules that do not run in a phase (the reload of V in the first k
+// tile, A's network after it) with no unit there, and the DRAM words each phase moved adding up
+// to the run's bytes.
+TEST_CASE("timed: a trace of several phases adds up to the run") {
+  kernel lu = catalog::lu_uniform();
+  lu.get_param("N").set(6);
+  design d = find_design(lu, "[j,i] <[j,i],k>");
+  architecture a = build_architecture(d, {point_by_name(d, {{"k_t1", 2}, {"j_t1", 3}, {"i_t1", 3}}), {}});
+  timing_options o;
+  o.trace = true;
+  timed_result r = timed(a, lu, o);
+  REQUIRE(r.trace.size() == a.phases.size());
+  REQUIRE(a.phases.size() > 3);
+  int64_t start = 0;
+  std::map<std::string, int64_t> words;  // per DRAM tensor, read and written
+  std::map<std::string, int64_t> last_finish;
+  for (size_t p = 0; p < r.trace.size(); ++p) {
+    const phase_timing& t = r.trace[p];
+    INFO("phase " << p);
+    CHECK(t.phase == a.phases[p]);
+    CHECK(t.start == start);
+    CHECK(t.cycles == r.phase_cycles[p]);
+    int64_t latest = 0;
+    for (const auto& m : t.instances) {
+      const module_kind& kind = a.modules.at(static_cast<size_t>(m.kind));
+      if (m.start < 0) {
+        CHECK(m.units == 0);
+        CHECK(m.dram_accesses == 0);
+      } else {
+        CHECK(m.start < m.finish);
+        CHECK(m.units <= m.finish - m.start);
+        last_finish[m.name] = t.start + m.finish;
+      }
+      latest = std::max(latest, m.finish);
+      CHECK((m.dram_accesses == 0 || kind.dram.has_value()));
+      if (kind.dram) words[kind.dram->tensor.name()] += m.dram_accesses * kind.dram->lanes;
+    }
+    CHECK(latest == t.cycles);
+    start += t.cycles;
+  }
+  CHECK(start == r.cycles);
+  for (const auto& [name, finish] : last_finish) CHECK(r.finish.at(name) == finish);
+  for (const auto& [tensor, n] : words) {
+    INFO(tensor);
+    int64_t bytes = (r.dram_bytes_read.count(tensor) ? r.dram_bytes_read.at(tensor) : 0) +
+                    (r.dram_bytes_written.count(tensor) ? r.dram_bytes_written.at(tensor) : 0);
+    CHECK(n * 4 == bytes);
+  }
+  // V is reloaded from the second k tile on; A is read in the first only.
+  auto ran = [&](size_t p, const std::string& kind) {
+    for (const auto& m : r.trace[p].instances)
+      if (a.modules.at(static_cast<size_t>(m.kind)).name == kind && m.start >= 0) return true;
+    return false;
+  };
+  size_t k_position = 0;
+  for (size_t n = 0; n < a.phase_loops.size(); ++n)
+    if (d.tile_order.at(a.phase_loops[n]).name() == "k") k_position = n;
+  for (size_t p = 0; p < a.phases.size(); ++p) {
+    bool first_k = a.phases[p][k_position] == 0;
+    CHECK(ran(p, "A_IO_L3_in") == first_k);
+    CHECK(ran(p, "V_IO_L3_in") == !first_k);
+  }
 }
 
 // Pipeline depth d: every pipelined loop exit on the critical path adds d. Fill's exit (feed

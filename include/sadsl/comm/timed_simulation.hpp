@@ -56,15 +56,40 @@ struct timing_options {
   int64_t fifo_latency = 1;          // a token written at cycle c can be read at cycle c + fifo_latency
   /// Record timed_result::fifo_peak (keeps the cycle of every write and read of a phase).
   bool fifo_peaks = false;
+  /// Record timed_result::trace: when each module instance started and finished in each phase.
+  bool trace = false;
+};
+
+/// What one module instance did in one phase (timing_options::trace). Cycles count from the
+/// phase's start, as the clocks do.
+struct instance_timing {
+  std::string name;        // as the executor names it: "PE[0,1]", "A_IO_L3_in"
+  int kind = -1;           // index into architecture::modules
+  int64_t start = -1;      // issue cycle of its first unit; -1 when it ran none in this phase
+  int64_t finish = 0;      // the cycle its last part ended (0 when it ran none)
+  int64_t units = 0;       // units issued (pipelined iterations and user nodes outside them)
+  int64_t fifo_stall = 0;  // cycles its units were delayed by FIFOs
+  int64_t dram_stall = 0;  // ... and by its DRAM port
+  int64_t dram_accesses = 0;  // words it read from or wrote to DRAM
+};
+
+/// One phase of a traced run: the host's tile-loop values (architecture::phases), its cycles and
+/// every module instance, in the architecture's order (kinds, then instances).
+struct phase_timing {
+  std::vector<int64_t> phase;
+  int64_t start = 0;  // the run's cycle the phase began at (the phases before it, summed)
+  int64_t cycles = 0;
+  std::vector<instance_timing> instances;
 };
 
 /// What execute() reports (deadlock, FIFO tokens, DRAM bytes, phases), and the cycles.
 struct timed_result : execution_result {
   int64_t cycles = 0;                       // the whole run: all phases, one after the other
   std::vector<int64_t> phase_cycles;
-  /// Per module instance (named as the executor names it, "PE[0,1]"): the cycle it finished in
-  /// the whole run (the phases before its last one included), the cycles its units were delayed
-  /// by FIFOs and by its DRAM port (summed over phases and over both sides of a double buffer).
+  /// Per module instance (named as the executor names it, "PE[0,1]"): the cycle of the run it
+  /// finished at (the phases before the last one it ran in included; 0 when it never ran), the
+  /// cycles its units were delayed by FIFOs and by its DRAM port (summed over phases and over
+  /// both sides of a double buffer).
   std::map<std::string, int64_t> finish, stalled, dram_stalled;
   /// Per module kind ("PE", "A_IO_L2_in"): the latest finish of its instances.
   std::map<std::string, int64_t> kind_finish;
@@ -72,11 +97,19 @@ struct timed_result : execution_result {
   /// read), the new one included, over all phases. A FIFO at its depth made its writer wait;
   /// one whose depth is at least the peak a run with deep FIFOs gives never does.
   std::map<std::string, int64_t> fifo_peak;
+  /// With timing_options::trace, per phase: each module instance's start, finish and work.
+  std::vector<phase_timing> trace;
 };
 
 /// Runs architecture a on `data` as execute() does (same outputs, same checks) and times it.
 /// sadsl::error when an option is out of range (ii >= 1, pipeline_depth >= 0, fifo_latency >= 0,
 /// dram_bytes_per_cycle > 0).
 timed_result simulate_timed(const architecture& a, buffers& data, const timing_options& options = {});
+
+/// A traced run as a timeline in the Trace Event Format (JSON that Perfetto and chrome://tracing
+/// open): one track per module instance, one slice per phase it ran in (from its first unit to
+/// its finish, in cycles shown as microseconds), and a track of the phases. Empty trace: no
+/// slices. Deterministic: the same run gives the same text.
+std::string timeline_json(const architecture& a, const timed_result& r);
 
 }  // namespace sadsl
