@@ -8,9 +8,10 @@
 // oracle the models are checked against (comm/timed_simulation.hpp), at the problem size itself.
 // First every design at one tiling, then the best design at every tiling of powers of two that
 // fits the U250 (0.7 of its DSP and BRAM). It writes generated/lu/ (or the folder given as first
-// argument): polyhedral.txt, designs.txt, report.md (both rankings), tuned.json (the chosen design
-// and point, its simulated cycles, throughput and resources), architecture.txt, architecture.dot
-// and the chosen design's HLS project; then it C-simulates that project (g++ against sadsl's
+// argument): polyhedral.txt, designs.txt, report.md (both rankings and the chosen design's phases,
+// from a traced timed run), tuned.json (the chosen design and point, its simulated cycles,
+// throughput and resources), architecture.txt, architecture.dot and the chosen design's HLS
+// project; then it C-simulates that project (g++ against sadsl's
 // simulation headers, sequentially as Vitis csim) at the problem size; `--no-csim` as second
 // argument skips that. Deterministic: the simulation is a pure function of the architecture.
 #include "example_flow.hpp"
@@ -132,6 +133,41 @@ std::string table(const std::vector<candidate>& cs, const std::vector<design>& d
   return out;
 }
 
+// Where the chosen design's time goes: every phase (one tile of LU) from a traced timed run, with
+// the module kind that finished it and the words of its busiest DRAM ports.
+std::string phase_table(const architecture& a, const kernel& lu, const tune::device& device) {
+  buffers data(lu);
+  data.randomize_inputs(1);
+  timing_options timing;
+  timing.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e3 / device.clock_mhz;
+  timing.trace = true;
+  timed_result r = simulate_timed(a, data, timing);
+  std::vector<std::string> loops;
+  for (size_t position : a.phase_loops) loops.push_back(a.design->tile_order.at(position).name());
+  std::string out = fmt::format("| phase | tile ({}) | cycles | last to finish | busiest DRAM read | busiest DRAM write |\n",
+                                fmt::join(loops, ", "));
+  out += "|---:|---|---:|---|---|---|\n";
+  for (size_t p = 0; p < r.trace.size(); ++p) {
+    const phase_timing& t = r.trace[p];
+    const instance_timing* last = nullptr;
+    std::map<bool, std::pair<int64_t, std::string>> busiest;  // by write: words, tensor
+    for (const auto& m : t.instances) {
+      if (!last || m.finish > last->finish) last = &m;
+      const module_kind& kind = a.modules.at(static_cast<size_t>(m.kind));
+      if (!kind.dram || m.dram_accesses == 0) continue;
+      auto& b = busiest[kind.dram->write];
+      if (m.dram_accesses > b.first) b = {m.dram_accesses, kind.dram->tensor.name()};
+    }
+    auto port = [&](bool write) {
+      auto it = busiest.find(write);
+      return it == busiest.end() ? std::string("none") : fmt::format("{} words of {}", it->second.first, it->second.second);
+    };
+    out += fmt::format("| {} | ({}) | {} | {} | {} | {} |\n", p, fmt::join(t.phase, ", "), t.cycles,
+                       a.modules.at(static_cast<size_t>(last->kind)).name, port(false), port(true));
+  }
+  return out;
+}
+
 // dir/name replaced atomically (a temporary file, then a rename).
 void write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
   std::filesystem::create_directories(dir);
@@ -210,6 +246,10 @@ int run(int argc, char** argv) {
       ds.size(), device.name, lu.params()[0].value(), device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
       table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device));
   architecture a = build_architecture(ds[chosen], {best.point, {}, false});
+  report += fmt::format(
+      "\n## The phases of {} at {}\n\nEvery tile is a phase of its own (a kernel invocation: its flow dependences "
+      "cross tiles along every loop); the DRAM ports move one float per word.\n\n{}",
+      ds[chosen].name(), point_text(ds[chosen], best.point), phase_table(a, lu, device));
   auto config = configuration(ds[chosen], best, lu, r.work, device);
   if (!options.output.empty()) {
     write(options.output, "report.md", report);
