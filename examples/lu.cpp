@@ -168,6 +168,14 @@ std::string phase_table(const architecture& a, const kernel& lu, const tune::dev
   return out;
 }
 
+// "A_IO in: 16 elements a word, ..." for the networks that pack, or "none here".
+std::string packed_networks(const architecture& a) {
+  std::vector<std::string> out;
+  for (const auto& n : a.networks)
+    if (int64_t pack = n.packs.at(n.top_level); pack > 1) out.push_back(fmt::format("{} {}: {} elements a word", n.name, n.input ? "in" : "out", pack));
+  return out.empty() ? std::string("none here") : fmt::format("{}", fmt::join(out, ", "));
+}
+
 // dir/name replaced atomically (a temporary file, then a rename).
 void write(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
   std::filesystem::create_directories(dir);
@@ -248,8 +256,9 @@ int run(int argc, char** argv) {
   architecture a = build_architecture(ds[chosen], {best.point, {}, false});
   report += fmt::format(
       "\n## The phases of {} at {}\n\nEvery tile is a phase of its own (a kernel invocation: its flow dependences "
-      "cross tiles along every loop); the DRAM ports move one float per word.\n\n{}",
-      ds[chosen].name(), point_text(ds[chosen], best.point), phase_table(a, lu, device));
+      "cross tiles along every loop). A network packs its DRAM words where its chunks are whole boxes in registers "
+      "({}), else it moves one float a word.\n\n{}",
+      ds[chosen].name(), point_text(ds[chosen], best.point), packed_networks(a), phase_table(a, lu, device));
   auto config = configuration(ds[chosen], best, lu, r.work, device);
   if (!options.output.empty()) {
     write(options.output, "report.md", report);

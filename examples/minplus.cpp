@@ -4,8 +4,9 @@
 //
 // Not a += of products, so no design can pad its partial tiles with zeros: every design runs
 // them guarded, and its model covers the tilings whose first-level factors divide 1024, where
-// there are none (docs/modeling.md, "Guarded designs"); the tuner searches those. A design also
-// packs one element per DRAM word, and has no SIMD factor.
+// there are none (docs/modeling.md, "Guarded designs"); the tuner searches those. A design packs
+// a network's DRAM words only where its buffer is registers (the banks of a block RAM buffer
+// would cost BRAM), and has no SIMD factor.
 #include "example_flow.hpp"
 
 int main(int argc, char** argv) {

@@ -121,6 +121,12 @@ public:
   const isl::set& leaf_points(const network_plan& n, size_t i) const;
   mutable std::map<std::pair<const network_plan*, size_t>, isl::set> leaf_points_;
   mutable std::map<const network_plan*, isl::set> chunks_;  // computed once per network
+  /// Whether network n's chunks are whole boxes (io_network::whole_boxes), and whether they can
+  /// be whole words: always when the design is padded with zeros; in a guarded one where they are
+  /// whole boxes and its buffers are registers.
+  bool whole_boxes_of(const network_plan& n) const;
+  bool whole_words_possible(const network_plan& n) const;
+  mutable std::map<const network_plan*, bool> whole_boxes_;
   /// box_origin(chunk(n)): where the leaf's chunk starts, per stored dim (a parametric minimum,
   /// asked by the packing choice for every candidate width and by the PE-side part).
   const std::vector<isl::pw_aff>& chunk_origin(const network_plan& n) const;

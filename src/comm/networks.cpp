@@ -1,5 +1,6 @@
 // Which I/O networks a design needs, the tokens each moves, its leaves, chunks and packing.
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -35,6 +36,30 @@ bool words_aligned(const std::vector<isl::pw_aff>& origin, int64_t pack) {
   if (pack == 1) return true;
   isl_pw_aff* rest = isl_pw_aff_mod_val(origin.back().copy(), isl_val_int_from_si(origin.back().ctx().get(), pack));
   return isl::manage(isl_pw_aff_non_zero_set(rest)).is_empty();
+}
+
+// { x -> e : e_dim - x_dim >= shift } on the space of `elements` (the other dims free).
+isl::map at_least(const isl::set& elements, int dim, int64_t shift) {
+  isl_space* sp = isl_space_map_from_set(isl_set_get_space(elements.get()));
+  isl_constraint* c = isl_constraint_alloc_inequality(isl_local_space_from_space(isl_space_copy(sp)));
+  c = isl_constraint_set_coefficient_si(c, isl_dim_out, dim, 1);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_in, dim, -1);
+  c = isl_constraint_set_constant_si(c, static_cast<int>(-shift));
+  return isl::manage(isl_map_add_constraint(isl_map_universe(sp), c));
+}
+
+// Whether, wherever `elements` (a chunk: stored elements, parametric in the tile and the leaf PE)
+// has points, they are the whole box of `extents` from its least element along each dim. Those
+// are made of whole words when the box's last extent and origin are multiples of the packing.
+// Every element e of the box: e_d >= x_d for some element x, and e_d < x_d + extent for every x
+// (the chunk's spread is at most the extent by box_extents, so the chunk is in the box).
+bool whole_boxes(const isl::set& elements, const std::vector<int64_t>& extents) {
+  isl::set box = isl::manage(isl_set_universe(isl_set_get_space(elements.get()))).intersect_params(elements.params());
+  for (int d = 0; d < static_cast<int>(extents.size()); ++d) {
+    box = box.intersect(elements.apply(at_least(elements, d, 0)));
+    box = box.subtract(elements.apply(at_least(elements, d, extents[static_cast<size_t>(d)])));
+  }
+  return box.is_subset(elements);
 }
 
 }  // namespace
@@ -112,9 +137,10 @@ void arch_builder::plan_networks() {
       int64_t pack = 0;
       if (auto given = point_.packs.find(id); given != point_.packs.end()) {
         pack = given->second;
-        if (!pad_.zero_padded && pack != 1)
+        if (!whole_words_possible(n) && pack != 1)
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}): design {} is not padded "
-                                  "with zeros ({}), so its chunks are not whole words: it packs one element per word",
+                                  "with zeros ({}) and its chunks at this point are not all whole boxes, so they are not "
+                                  "whole words: it packs one element per word",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pad_.why_guarded));
         if (!is_power_of_two(pack) || last % pack != 0 || pack * bits > dram_word_bits)
           throw error(fmt::format("packing factor {} of tensor \"{}\" ({} group, I/O level {}) must be a power of two that "
@@ -125,8 +151,10 @@ void arch_builder::plan_networks() {
                                   "do not start at multiples of {} elements, so they are not whole words",
                                   pack, n.info.tensor.name(), io_group_kind_name(n.info.kind), level, d_.name(), pack));
       } else {
-        pack = 1;  // guarded chunks need not be rectangles
-        for (int64_t p = 1; point_.widest_packing && pad_.zero_padded && p * bits <= dram_word_bits && last % p == 0 && words_aligned(chunk_origin(n), p); p *= 2)
+        pack = 1;
+        for (int64_t p = 1; point_.widest_packing && p * bits <= dram_word_bits && last % p == 0 && whole_words_possible(n) &&
+                            words_aligned(chunk_origin(n), p);
+             p *= 2)
           pack = p;
       }
       if (chosen && pack != chosen)
@@ -135,6 +163,7 @@ void arch_builder::plan_networks() {
       chosen = pack;
       n.info.packs[level] = pack;
     }
+    n.info.whole_boxes = whole_boxes_of(n);
   }
 }
 
@@ -144,6 +173,24 @@ std::vector<arch_builder::pe_coordinate> arch_builder::leaf_pe(const network_pla
   if (n.edge_dim)
     pe[static_cast<size_t>(*n.edge_dim)].value = n.info.input ? 0 : grid_[static_cast<size_t>(*n.edge_dim)] - 1;
   return pe;
+}
+
+bool arch_builder::whole_boxes_of(const network_plan& n) const {
+  if (pad_.zero_padded) return true;
+  auto it = whole_boxes_.find(&n);
+  if (it == whole_boxes_.end()) it = whole_boxes_.emplace(&n, whole_boxes(chunk(n), n.box)).first;
+  return it->second;
+}
+
+bool arch_builder::whole_words_possible(const network_plan& n) const {
+  if (pad_.zero_padded) return true;
+  // Beside whole boxes, a guarded design packs only a network whose buffers are registers (64
+  // elements or fewer, place_buffers), whose banks cost nothing: a block RAM buffer's banks
+  // multiply its BRAM18K, which the architecture cannot weigh against the words it saves (the
+  // tuner does not choose packings). A padded design packs as wide as it can.
+  int64_t elements = 1;
+  for (int64_t e : n.box) elements *= e;
+  return elements <= 64 && whole_boxes_of(n);
 }
 
 const std::vector<isl::pw_aff>& arch_builder::chunk_origin(const network_plan& n) const {

@@ -72,18 +72,30 @@ std::vector<expr> input_stagger(const architecture& a, const symbols& s, size_t 
 
 void set_wavefronts(const architecture& a, const symbols& s, const std::vector<expr>& hops,
                     std::vector<module_timing>& timings) {
-  auto wavefront = [&](const std::vector<expr>& stagger) {
+  // Per dim, the cycles each PE along it starts after the one before: `hops` where the input
+  // does not stagger them. A daisy chain forwards the words of the groups after the first a
+  // module a cycle, so group g of an unbuffered chain has its data at (g + 1) x stagger + g, and
+  // the modules of a buffered chain start their PEs a cycle apart (its head's fill passes the
+  // last words on): the last PE along such a dim starts (PEs - 1) x max(1, hop - stagger) after
+  // the fill, not max(0, ...).
+  auto wavefront = [&](const std::vector<expr>& stagger, const std::vector<bool>& chained) {
     std::vector<expr> left;
-    for (size_t i = 0; i < hops.size(); ++i) left.push_back(stagger[i].is_constant(0) ? hops[i] : model::max(expr(0), hops[i] - stagger[i]));
+    for (size_t i = 0; i < hops.size(); ++i) {
+      expr gap = stagger[i].is_constant(0) ? hops[i] : model::max(expr(0), hops[i] - stagger[i]);
+      left.push_back(chained[i] ? model::max(expr(1), gap) : gap);
+    }
     return full_wavefront(s, left);
   };
   const std::vector<expr> none(hops.size(), expr(0));
-  for (auto& t : timings) t.wavefront = wavefront(none);
+  for (auto& t : timings) t.wavefront = wavefront(none, std::vector<bool>(hops.size(), false));
   for (size_t n = 0; n < a.networks.size(); ++n) {
-    if (!a.networks[n].input) continue;
+    const io_network& net = a.networks[n];
+    if (!net.input) continue;
     std::vector<expr> stagger = input_stagger(a, s, n, timings);
+    std::vector<bool> chained(hops.size(), false);
+    for (int dim : net.cluster_order) chained[static_cast<size_t>(dim)] = true;
     for (size_t k = 0; k < a.modules.size(); ++k)
-      if (a.modules[k].network == static_cast<int>(n)) timings[k].wavefront = wavefront(stagger);
+      if (a.modules[k].network == static_cast<int>(n)) timings[k].wavefront = wavefront(stagger, chained);
   }
 }
 
@@ -138,7 +150,8 @@ void staggered_drains(const architecture& a, const symbols& s, std::vector<modul
       size_t dim = static_cast<size_t>(net.cluster_order[l]);
       if (stagger[dim].is_constant(0) || unknown[dim] || coupled[dim]) continue;
       expr groups = s.grid(dim);
-      expr first = model::max(filled[dim], stagger[dim]), last = model::max(filled[dim], groups * stagger[dim]);
+      expr first = model::max(filled[dim], stagger[dim]),
+           last = model::max(filled[dim], groups * stagger[dim] + groups - expr(1));  // a cycle a module (set_wavefronts)
       for (size_t k = 0; k < a.modules.size(); ++k) {
         const module_kind& kind = a.modules[k];
         if (kind.network != static_cast<int>(n) || kind.boundary || kind.level < net.buffered_level + static_cast<int>(l)) continue;

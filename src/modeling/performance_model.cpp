@@ -96,7 +96,8 @@ public:
                                 d_.name(), z.why_not));
     }
     values_ = model_point(m_, a.point.factors, prog_.kernel());
-    if (a.padding == padding_mode::guarded) add_whole_tiles();
+    guarded_ = a.padding == padding_mode::guarded;
+    if (guarded_) add_whole_tiles();
     for (size_t n = 0; n < a.networks.size(); ++n) plan_network(a, n);
     for (size_t j = 0; j < d_.tile_order.size(); ++j) {
       frame_.tiles.push_back(s_.loop(d_.tile_order[j]).tiles);
@@ -207,13 +208,25 @@ private:
     network_terms t;
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
-    // A guarded architecture packs one element per word (comm/networks.cpp: the chunks of its
-    // partial tiles need not be rectangles, and it packs so at every point): pack 1, widest 1.
-    const bool packs = a.padding == padding_mode::zero_padded;
+    // A guarded architecture packs a network whose chunks are whole boxes, which they are at
+    // every point the model covers (whole tiles, builder::add_whole_tiles) when they are at the
+    // template, and whose buffer is registers (64 elements or fewer: comm/networks.cpp); else it
+    // moves one element a word.
+    const bool packs = net.whole_boxes;
     std::vector<expr> offsets;
     if (packs) {
       offsets = s_.pack_offsets(accesses, t.box.back());
       std::tie(t.pack, t.inverse_pack) = symbols::pack_and_inverse(offsets, bits_of(t.element));
+      if (guarded_) {
+        expr elements = 1;
+        for (const auto& e : t.box) elements = elements * e;
+        // 1 where the chunk has at most 64 elements, else 0, and the other way round: no
+        // difference and no division by either, which the exact search could not bound.
+        expr registers = model::min(expr(1), model::floor_div(expr(64), elements));
+        expr block_ram = model::min(expr(1), model::floor_div(elements, expr(65)));
+        t.pack = model::max(expr(1), t.pack * registers);
+        t.inverse_pack = model::max(t.inverse_pack, block_ram);
+      }
     }
     t.cluster_order = net.cluster_order;
     t.buffered_level = net.buffered_level;
@@ -222,7 +235,8 @@ private:
         for (size_t dim = 0; dim < t.box.size(); ++dim)
           check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
                 t.box[dim], k.buffers.at(0).extents.at(dim));
-    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets, packs ? dram_word_bits / bits_of(t.element) : 1});
+    sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets,
+                             packs ? dram_word_bits / bits_of(t.element) : 1, packs && a.padding == padding_mode::guarded});
     networks_.push_back(std::move(t));
   }
 
@@ -520,13 +534,17 @@ private:
               banks = at_most(banks, s_.simd()) ? s_.simd() : model::max(banks, s_.simd());
     }
     out.banks = banks;
+    // A guarded design packs, and so banks, only buffers of 64 elements or fewer (registers,
+    // plan_network): its block RAM and UltraRAM buffers have one bank. (Written so, the memory
+    // terms divide by no packing the exact search would have to bound.)
+    const expr memory_banks = guarded_ ? expr(1) : banks;
     expr bits = static_cast<double>(bits_of(b.element));
-    expr per_bank = model::ceil_div(size, banks);
+    expr per_bank = model::ceil_div(size, memory_banks);
     expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(size, 64);
     expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
-    out.uram = o_.prefer_uram ? over * big * model::ceil_div(bits * banks, expr(72)) * model::ceil_div(per_bank, expr(4096))
+    out.uram = o_.prefer_uram ? over * big * model::ceil_div(bits * memory_banks, expr(72)) * model::ceil_div(per_bank, expr(4096))
                               : expr(0);
-    out.bram18k = over * (expr(1) - big) * model::ceil_div(bits * banks, expr(36)) * model::ceil_div(per_bank, expr(512));
+    out.bram18k = over * (expr(1) - big) * model::ceil_div(bits * memory_banks, expr(36)) * model::ceil_div(per_bank, expr(512));
     out.register_bits = (expr(1) - over) * size * bits;
     return out;
   }
@@ -690,6 +708,7 @@ private:
   const design& d_;
   const modeling_options& o_;
   model::design_model& m_;
+  bool guarded_ = false;  // the architecture runs partial tiles guarded (modeled at whole tiles)
   symbolic_architecture& sym_;
   const program& prog_;
   symbols s_;

@@ -173,8 +173,9 @@ std::string to_string(const symbolic_architecture& a) {
     std::vector<model::expr> divides;  // each once
     for (const auto& q : n.pack_divides)
       if (std::none_of(divides.begin(), divides.end(), [&](const model::expr& e) { return e.same_as(q); })) divides.push_back(q);
-    std::string pack = n.pack_divides.empty() ? std::string("1 (a guarded design packs one)")
-                                          : fmt::format("the largest power of two <= {} dividing {}", n.widest_pack, exprs_text(divides));
+    std::string pack = n.pack_divides.empty() ? std::string("1 (a guarded design's chunks are not whole boxes)")
+                                          : fmt::format("the largest power of two <= {} dividing {}{}", n.widest_pack, exprs_text(divides),
+                                                        n.packs_in_registers_only ? " where the chunk has 64 elements or fewer (registers), else 1" : "");
     out += fmt::format("network {} ({} {}): chunk {}, elements per DRAM word: {}\n", n.name, n.tensor.name(),
                        n.input ? "in" : "out", exprs_text(n.box), pack);
   }

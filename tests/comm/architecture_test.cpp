@@ -11,9 +11,11 @@
 #include <sadsl/comm/dump.hpp>
 #include <sadsl/comm/executor.hpp>
 #include <sadsl/comm/routing.hpp>
+#include <sadsl/catalog/kernels.hpp>
 #include <sadsl/sadsl.hpp>
 
 #include "../support/test_support.hpp"
+#include "../support/kernels.hpp"
 #include "support.hpp"
 
 using namespace sadsl;
@@ -168,8 +170,8 @@ TEST_CASE("architecture errors") {
   p.packs[{d.band->source->arrays().front().tensor->id(), io_group_kind::read, 1}] = 2;
   CHECK(message_of([&] { build_architecture(d, p); }) ==
         "packing factor 2 of tensor \"A\" (read group, I/O level 1): design [k] <[j,i],k> is not padded with zeros "
-        "(loop \"j\" does not run over [0, P) for a param P), so its chunks are not whole words: it packs one element "
-        "per word");
+        "(loop \"j\" does not run over [0, P) for a param P) and its chunks at this point are not all whole boxes, so "
+        "they are not whole words: it packs one element per word");
   kernel mm = mm_at(8);
   design m = find_design(mm, "[i,j] <[i,j],k>");
   architecture_point q{point_by_name(m, {{"i_t1", 8}, {"j_t1", 8}, {"k_t1", 8}, {"i_t2", 4}, {"j_t2", 4}, {"k_t2", 2}}), {}};
@@ -201,4 +203,46 @@ TEST_CASE("chunks that do not start on a word boundary are packed one element pe
   CHECK(message_of([&] { build_architecture(d, p); }) ==
         "packing factor 2 of tensor \"x\" (read group, I/O level 1): the chunks of design [i] <[i],t> do not start at "
         "multiples of 2 elements, so they are not whole words");
+}
+
+// Packing in a guarded design (comm/networks.cpp): where every chunk of a network is a whole box
+// (a point with no partial tile, of a rectangular domain) and its buffer is registers (64
+// elements or fewer, whose banks cost no block RAM), it packs as a padded design does; a partial
+// tile's chunk, a triangle's or a block RAM buffer keep one element a word. Each architecture
+// computes what the kernel computes.
+TEST_CASE("a guarded design packs a network whose chunks are whole boxes of registers") {
+  kernel k = tropical_mm(24);
+  design d = find_design(k, "[i,j] <[i,j],k>");
+  auto packs_of = [&](const std::map<std::string, int64_t>& factors) {
+    architecture a = build_architecture(d, {point_by_name(d, factors), {}});
+    CHECK(a.padding == padding_mode::guarded);
+    CHECK(verify_architecture(a) == "");
+    std::map<std::string, int64_t> out;  // per in-network, its DRAM word
+    for (const auto& n : a.networks)
+      if (n.input) out[n.tensor.name()] = n.packs.at(n.top_level);
+    return out;
+  };
+  // Whole tiles: A's buffer i_t2 x k_t1 = 4 x 8 and B's k_t1 x j_t2 = 8 x 4 elements, words of
+  // their last extents.
+  std::map<std::string, int64_t> whole = packs_of({{"i_t1", 8}, {"i_t2", 4}, {"j_t1", 8}, {"j_t2", 4}, {"k_t1", 8}});
+  CHECK(whole == std::map<std::string, int64_t>{{"A", 8}, {"B", 4}, {"C", 4}});
+  // k_t1 = 24: A's and B's buffers have 96 elements (block RAM): one element a word; C's 16 pack.
+  std::map<std::string, int64_t> large = packs_of({{"i_t1", 8}, {"i_t2", 4}, {"j_t1", 8}, {"j_t2", 4}, {"k_t1", 24}});
+  CHECK(large == std::map<std::string, int64_t>{{"A", 1}, {"B", 1}, {"C", 4}});
+  // k_t1 = 16 does not divide 24: the last k tile's chunks of A and B are smaller boxes; C's
+  // (i, j) tiles are whole.
+  std::map<std::string, int64_t> partial = packs_of({{"i_t1", 8}, {"i_t2", 2}, {"j_t1", 8}, {"j_t2", 2}, {"k_t1", 16}});
+  CHECK(partial == std::map<std::string, int64_t>{{"A", 1}, {"B", 1}, {"C", 2}});
+
+  // LU: A's tile is read whole at k's first tile (a box); L's elements of a tile on the diagonal
+  // are a triangle.
+  kernel lu = catalog::lu_uniform();
+  lu.get_param("N").set(32);
+  design l = find_design(lu, "[k,i] <[j,i],k>");
+  architecture a = build_architecture(l, {point_by_name(l, {{"k_t1", 16}, {"j_t1", 16}, {"i_t1", 16}}), {}});
+  CHECK(verify_architecture(a) == "");
+  std::map<std::string, std::pair<bool, int64_t>> lu_packs;  // per network name: whole boxes, DRAM word
+  for (const auto& n : a.networks) lu_packs[n.name + (n.input ? " in" : " out")] = {n.whole_boxes, n.packs.at(n.top_level)};
+  CHECK(lu_packs.at("A_IO in") == std::pair<bool, int64_t>{true, 16});
+  CHECK(lu_packs.at("L_drain_IO out") == std::pair<bool, int64_t>{false, 1});
 }

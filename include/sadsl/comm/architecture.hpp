@@ -189,6 +189,11 @@ struct io_network {
   int buffered_level = 1;              // 1 interior, 2 exterior (L1 embedded in the PEs)
   int top_level = 1;                   // beside DRAM
   std::map<int, int64_t> packs;        // elements per word, per level
+  /// Whether its chunks are whole boxes: always in a zero-padded design; in a guarded one at a
+  /// point with no partial tile of a rectangular domain, not a triangle's or a partial tile's.
+  /// A guarded design packs such a network where its buffer holds 64 elements or fewer (registers,
+  /// whose banks cost no block RAM); else one element a word.
+  bool whole_boxes = true;
   std::string name;                    // "A_IO", "C_drain_IO" (a second network of a tensor: "C_IO2")
 };
 

@@ -62,6 +62,8 @@ struct symbolic_network {
   model::expr pack = 1;
   std::vector<model::expr> pack_divides;
   int64_t widest_pack = 1;  // dram_word_bits of elements
+  /// A guarded design's: it packs only where its buffer holds 64 elements or fewer (registers).
+  bool packs_in_registers_only = false;
 };
 
 /// A module kind and its instances. A kind with no instances at a point (a reload network whose
