@@ -81,6 +81,14 @@ design_point tiling(const design& d, const std::map<std::string, int64_t>& t1) {
   return p;
 }
 
+// The timed simulation's rules as the models assume them (II 1, no pipeline depth, FIFO latency 1),
+// with the device's DRAM bandwidth per port.
+timing_options timing_on(const tune::device& device) {
+  timing_options timing;
+  timing.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e3 / device.clock_mhz;
+  return timing;
+}
+
 candidate simulate(const kernel& lu, const std::vector<design>& ds, size_t index, const design_point& point,
                    const tune::device& device) {
   candidate c;
@@ -93,9 +101,7 @@ candidate simulate(const kernel& lu, const std::vector<design>& ds, size_t index
   if (!c.fits) return c;  // not simulated: it could not be built on the device
   buffers data(lu);
   data.randomize_inputs(1);
-  timing_options timing;  // II 1, no pipeline depth, FIFO latency 1 (the models' defaults)
-  timing.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e3 / device.clock_mhz;
-  c.cycles = simulate_timed(a, data, timing).cycles;
+  c.cycles = simulate_timed(a, data, timing_on(device)).cycles;
   return c;
 }
 
@@ -138,8 +144,7 @@ std::string table(const std::vector<candidate>& cs, const std::vector<design>& d
 std::string phase_table(const architecture& a, const kernel& lu, const tune::device& device) {
   buffers data(lu);
   data.randomize_inputs(1);
-  timing_options timing;
-  timing.dram_bytes_per_cycle = device.dram_gbytes_per_second * 1e3 / device.clock_mhz;
+  timing_options timing = timing_on(device);
   timing.trace = true;
   timed_result r = simulate_timed(a, data, timing);
   std::vector<std::string> loops;

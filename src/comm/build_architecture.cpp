@@ -102,7 +102,7 @@ void arch_builder::place_buffers() {
           for (const auto& op : block.ops)
             if (op.buffer == static_cast<int>(b)) buf.banks = std::max(buf.banks, op.lanes);
       int64_t per_bank = (buf.size() + buf.banks - 1) / buf.banks;
-      buf.memory = buf.size() <= 64 ? memory_kind::registers
+      buf.memory = buf.size() <= register_buffer_elements ? memory_kind::registers
                    : point_.prefer_uram && per_bank >= 4096 ? memory_kind::uram : memory_kind::bram;
     }
 }

@@ -184,13 +184,13 @@ bool arch_builder::whole_boxes_of(const network_plan& n) const {
 
 bool arch_builder::whole_words_possible(const network_plan& n) const {
   if (pad_.zero_padded) return true;
-  // Beside whole boxes, a guarded design packs only a network whose buffers are registers (64
-  // elements or fewer, place_buffers), whose banks cost nothing: a block RAM buffer's banks
+  // Beside whole boxes, a guarded design packs only a network whose buffers are registers
+  // (register_buffer_elements or fewer, place_buffers), whose banks cost nothing: a block RAM buffer's banks
   // multiply its BRAM18K, which the architecture cannot weigh against the words it saves (the
   // tuner does not choose packings). A padded design packs as wide as it can.
   int64_t elements = 1;
   for (int64_t e : n.box) elements *= e;
-  return elements <= 64 && whole_boxes_of(n);
+  return elements <= register_buffer_elements && whole_boxes_of(n);
 }
 
 const std::vector<isl::pw_aff>& arch_builder::chunk_origin(const network_plan& n) const {

@@ -210,8 +210,8 @@ private:
     t.box = s_.box(accesses);
     // A guarded architecture packs a network whose chunks are whole boxes, which they are at
     // every point the model covers (whole tiles, builder::add_whole_tiles) when they are at the
-    // template, and whose buffer is registers (64 elements or fewer: comm/networks.cpp); else it
-    // moves one element a word.
+    // template, and whose buffer is registers (register_buffer_elements or fewer:
+    // comm/networks.cpp); else it moves one element a word.
     const bool packs = net.whole_boxes;
     std::vector<expr> offsets;
     if (packs) {
@@ -220,10 +220,11 @@ private:
       if (guarded_) {
         expr elements = 1;
         for (const auto& e : t.box) elements = elements * e;
-        // 1 where the chunk has at most 64 elements, else 0, and the other way round: no
-        // difference and no division by either, which the exact search could not bound.
-        expr registers = model::min(expr(1), model::floor_div(expr(64), elements));
-        expr block_ram = model::min(expr(1), model::floor_div(elements, expr(65)));
+        // 1 where the chunk fits registers (register_buffer_elements), else 0, and the other way
+        // round: no difference and no division by either, which the exact search could not bound.
+        const expr most = static_cast<double>(register_buffer_elements);
+        expr registers = model::min(expr(1), model::floor_div(most, elements));
+        expr block_ram = model::min(expr(1), model::floor_div(elements, most + expr(1)));
         t.pack = model::max(expr(1), t.pack * registers);
         t.inverse_pack = model::max(t.inverse_pack, block_ram);
       }
@@ -236,7 +237,7 @@ private:
           check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, k.buffers.at(0).name, k.name),
                 t.box[dim], k.buffers.at(0).extents.at(dim));
     sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets,
-                             packs ? dram_word_bits / bits_of(t.element) : 1, packs && a.padding == padding_mode::guarded});
+                             packs ? dram_word_bits / bits_of(t.element) : 1, packs && guarded_});
     networks_.push_back(std::move(t));
   }
 
@@ -534,13 +535,14 @@ private:
               banks = at_most(banks, s_.simd()) ? s_.simd() : model::max(banks, s_.simd());
     }
     out.banks = banks;
-    // A guarded design packs, and so banks, only buffers of 64 elements or fewer (registers,
-    // plan_network): its block RAM and UltraRAM buffers have one bank. (Written so, the memory
-    // terms divide by no packing the exact search would have to bound.)
+    // A guarded design packs, and so banks, only buffers in registers (plan_network): its block
+    // RAM and UltraRAM buffers have one bank. (Written so, the memory terms divide by no packing
+    // the exact search would have to bound.)
     const expr memory_banks = guarded_ ? expr(1) : banks;
     expr bits = static_cast<double>(bits_of(b.element));
     expr per_bank = model::ceil_div(size, memory_banks);
-    expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(size, 64);
+    expr over = [](const expr& x, double limit) { return model::min(expr(1), model::max(expr(0), x - expr(limit))); }(
+        size, static_cast<double>(register_buffer_elements));
     expr big = o_.prefer_uram ? model::min(expr(1), model::max(expr(0), per_bank - expr(4095))) : expr(0);
     out.uram = o_.prefer_uram ? over * big * model::ceil_div(bits * memory_banks, expr(72)) * model::ceil_div(per_bank, expr(4096))
                               : expr(0);

@@ -61,8 +61,10 @@ struct architecture_point {
   bool operation_expressions = true;
 };
 
-/// Where a buffer lives: registers (at most 64 elements), block RAM, or UltraRAM.
+/// Where a buffer lives: registers (at most register_buffer_elements), block RAM, or UltraRAM.
 enum class memory_kind { registers, bram, uram };
+/// The most elements a buffer in registers holds; larger ones are block RAM (or UltraRAM).
+constexpr int64_t register_buffer_elements = 64;
 std::string_view memory_kind_name(memory_kind m);
 
 /// The widest word a DRAM port moves per cycle (an AXI data bus of 512 bits): data packing puts
