@@ -1,0 +1,187 @@
+// A tile's DRAM traffic as parametric sets (tile_traffic.hpp).
+#include "tile_traffic.hpp"
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_set.h>
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "point_count.hpp"
+#include "sadsl/error.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+// The band's statements' instances in one tile: { S[x] : o <= placement(x) < o + t } within
+// S's domain, with the tile's params appended to the kernel's.
+class tile_sets {
+public:
+  explicit tile_sets(const band& b) : b_(b) {
+    SADSL_INTERNAL_ASSERT(!b.placement.empty(), "tile_traffic: a band without statements");
+    isl::space band_space = isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range();
+    const size_t n = b.loops.size();
+    isl_space* s = band_space.release();
+    unsigned first = static_cast<unsigned>(isl_space_dim(s, isl_dim_param));
+    std::vector<std::string> names = tile_param_names(b);
+    s = isl_space_add_dims(s, isl_dim_param, static_cast<unsigned>(2 * n));
+    for (size_t p = 0; p < names.size(); ++p)
+      s = isl_space_set_dim_id(s, isl_dim_param, first + static_cast<unsigned>(p),
+                               isl_id_alloc(isl_space_get_ctx(s), names[p].c_str(), nullptr));
+    params_ = isl::manage(isl_space_params(isl_space_copy(s)));
+    isl_basic_set* tile = isl_basic_set_universe(isl_space_copy(s));
+    for (size_t x = 0; x < n; ++x) {
+      const unsigned o = first + static_cast<unsigned>(x), t = first + static_cast<unsigned>(n + x);
+      isl_local_space* ls = isl_local_space_from_space(isl_space_copy(s));
+      // x - o >= 0
+      isl_constraint* lower = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+      lower = isl_constraint_set_coefficient_si(lower, isl_dim_set, static_cast<int>(x), 1);
+      lower = isl_constraint_set_coefficient_si(lower, isl_dim_param, static_cast<int>(o), -1);
+      // o + t - 1 - x >= 0
+      isl_constraint* upper = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+      upper = isl_constraint_set_coefficient_si(upper, isl_dim_set, static_cast<int>(x), -1);
+      upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, static_cast<int>(o), 1);
+      upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, static_cast<int>(t), 1);
+      upper = isl_constraint_set_constant_si(upper, -1);
+      // t >= 1
+      isl_constraint* extent = isl_constraint_alloc_inequality(ls);
+      extent = isl_constraint_set_coefficient_si(extent, isl_dim_param, static_cast<int>(t), 1);
+      extent = isl_constraint_set_constant_si(extent, -1);
+      tile = isl_basic_set_add_constraint(tile, lower);
+      tile = isl_basic_set_add_constraint(tile, upper);
+      tile = isl_basic_set_add_constraint(tile, extent);
+    }
+    isl_space_free(s);
+    tile_ = isl::manage(isl_set_from_basic_set(tile));
+  }
+
+  // The instances of statement st in the tile, and all of them (both with the tile's params).
+  isl::set inside(const statement_info& st) const {
+    isl::set in = isl::manage(isl_set_preimage_multi_aff(tile_.copy(), b_.placement.at(st.id).copy()));
+    return in.intersect(all(st));
+  }
+  isl::set all(const statement_info& st) const { return aligned(st.domain); }
+  isl::set aligned(const isl::set& s) const { return isl::manage(isl_set_align_params(s.copy(), params_.copy())); }
+  isl::map aligned(const isl::map& m) const { return isl::manage(isl_map_align_params(m.copy(), params_.copy())); }
+
+private:
+  const band& b_;
+  isl::space params_;
+  isl::set tile_;
+};
+
+// Adds s to the traffic of (tensor, direction).
+void add(std::vector<tile_traffic>& out, const tensor_id& tensor, bool input, const isl::set& s) {
+  if (s.is_empty()) return;
+  for (auto& t : out)
+    if (t.tensor == tensor && t.input == input) {
+      t.values = t.values.unite(isl::union_set(s));
+      return;
+    }
+  out.push_back({tensor, input, isl::union_set(s)});
+}
+
+}  // namespace
+
+std::vector<std::string> tile_param_names(const band& b) {
+  std::vector<std::string> names;
+  for (const char* prefix : {"o_", "t_"})
+    for (const auto& l : b.loops) names.push_back(prefix + l->name);
+  return names;
+}
+
+std::vector<tile_traffic> tile_traffic_of(const architecture& a) {
+  const design& d = *a.design;
+  if (a.phase_loops.size() != d.tile_order.size())
+    throw error(fmt::format("tile_traffic: design {} runs several tiles in one phase (its phases are over {} of its {} tile "
+                            "loops), where a PE may keep values from one tile to the next; sadsl counts a tile's DRAM "
+                            "traffic only where every tile is a phase of its own",
+                            d.name(), a.phase_loops.size(), d.tile_order.size()));
+  const band& b = *d.band;
+  const program& p = *b.source;
+  tile_sets tiles(b);
+  std::vector<tile_traffic> found;
+  // Flow between tiles: into the tile, the sources outside it that a sink inside reads; out of
+  // it, the sources inside that a sink outside reads.
+  std::map<std::pair<statement_id, int>, isl::set> sourced;  // per read: the sink instances that have a source
+  for (const auto& f : b.deps) {
+    if (f.dep.kind != dep_kind::flow) continue;
+    const statement_info& source = p.statement(f.dep.source);
+    const statement_info& sink = p.statement(f.dep.sink);
+    isl::map rel = tiles.aligned(f.dep.relation);
+    isl::set source_in = tiles.inside(source), sink_in = tiles.inside(sink);
+    add(found, f.dep.tensor, true, rel.intersect_range(sink_in).domain().subtract(source_in));
+    add(found, f.dep.tensor, false, isl::manage(isl_map_subtract_range(rel.copy(), sink_in.copy())).domain().intersect(source_in));
+    auto key = std::make_pair(f.dep.sink, f.dep.sink_access.read);
+    isl::set sinks = rel.range();
+    auto [it, fresh] = sourced.emplace(key, sinks);
+    if (!fresh) it->second = it->second.unite(sinks);
+  }
+  for (const auto& st : p.statements()) {
+    // Reads with no source in the program read DRAM: a kernel input's elements, an inout's
+    // initial values.
+    for (size_t r = 0; r < st.reads.size(); ++r) {
+      const access_info& read = st.reads[r];
+      if (read.tensor->role != tensor_role::input && read.tensor->role != tensor_role::inout) continue;
+      isl::set reading = tiles.inside(st);
+      if (auto it = sourced.find({st.id, static_cast<int>(r)}); it != sourced.end()) reading = reading.subtract(it->second);
+      add(found, read.tensor->id(), true, reading.apply(tiles.aligned(read.relation)));
+    }
+    // A kernel output's final values: the writes that no later write of the element overwrites.
+    const access_info& w = st.write;
+    if (w.tensor->role != tensor_role::output && w.tensor->role != tensor_role::inout) continue;
+    isl::set final_writes = tiles.inside(st);
+    for (const auto& o : b.deps)
+      if (o.dep.kind == dep_kind::output && o.dep.source == st.id) final_writes = final_writes.subtract(tiles.aligned(o.dep.relation).domain());
+    add(found, w.tensor->id(), false, final_writes);
+  }
+  return found;
+}
+
+model::expr traffic_over_tiles(const band& b, const tile_traffic& t, const std::vector<model::expr>& sizes,
+                               const std::vector<model::expr>& t1, const std::vector<model::expr>& tiles,
+                               std::size_t& next_index) {
+  using model::expr;
+  const size_t n = b.loops.size();
+  SADSL_INTERNAL_ASSERT(t1.size() == n && tiles.size() == n, "traffic_over_tiles: one factor and tile count per band loop");
+  const kernel& k = b.source->kernel();
+  SADSL_INTERNAL_ASSERT(sizes.size() == k.params().size(), "traffic_over_tiles: one expression per kernel param");
+  // The tiles of a loop start at 0: no point of the band lies below it.
+  isl::set points = b.embedding.range().extract_set(isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range());
+  for (size_t x = 0; x < n; ++x) {
+    isl::set below = isl::manage(isl_set_lower_bound_si(isl_set_copy(points.get()), isl_dim_set, static_cast<unsigned>(x), 0));
+    if (!points.subtract(below).is_empty())
+      throw error(fmt::format("traffic_over_tiles: band loop {} runs below 0, where tiles are not counted from", b.loops[x]->name));
+  }
+  std::map<std::string, expr> bound;
+  for (size_t q = 0; q < sizes.size(); ++q) bound.emplace(k.params()[q].name(), sizes[q]);
+  std::vector<expr> index;
+  for (size_t x = 0; x < n; ++x) {
+    index.push_back(expr::index(next_index++, "T_" + b.loops[x]->name));
+    bound.emplace("o_" + b.loops[x]->name, t1[x] * index.back());
+    bound.emplace("t_" + b.loops[x]->name, t1[x]);
+  }
+  expr per_tile = 0;
+  t.values.foreach_set([&](isl::set s) {
+    std::vector<expr> params;
+    for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {
+      isl_id* id = isl_set_get_dim_id(s.get(), isl_dim_param, static_cast<unsigned>(q));
+      std::string name = isl_id_get_name(id);
+      isl_id_free(id);
+      params.push_back(bound.at(name));
+    }
+    per_tile = per_tile + point_count(s, params, next_index);
+  });
+  for (size_t x = n; x-- > 0;) per_tile = model::sum(index[x], expr(0), tiles[x] - expr(1), per_tile);
+  return per_tile;
+}
+
+}  // namespace sadsl::modeling

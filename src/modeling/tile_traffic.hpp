@@ -1,0 +1,54 @@
+#pragma once
+// The values a tile of a band moves from and to DRAM, as parametric isl sets: what a model of a
+// guarded design counts per tile (point_count.hpp), where a tile's words depend on where it
+// stands (a triangular nest's diagonal tiles move fewer). Derived from the band's dependences as
+// routing (comm/routing.cpp) sends them: a value crosses a tile's boundary through DRAM when
+// its source and its sink run in different tiles, a kernel input's element is read from DRAM by
+// every tile that reads it, a kernel output's final value is written by the tile that computes
+// it. Each value moves once per tile, whatever the number of its sinks there. That is how an
+// architecture moves values when every tile is a phase of its own (LU's designs: their flow
+// dependences cross tiles along every loop); where tiles share a phase, a PE may keep a value
+// across them (routing's persisting buffers: MM's C along k), which these sets do not know.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+#include "sadsl/comm/architecture.hpp"
+#include "sadsl/compute/band.hpp"
+#include "sadsl/dsl/kernel.hpp"
+#include "sadsl/model/expr.hpp"
+
+namespace sadsl::modeling {
+
+/// The values of one tensor a tile moves in one direction. `values` is a union of sets, one space
+/// per kind of value: a statement's instances (the writes whose values move), or the tensor's
+/// elements (a kernel input's, or an inout's initial values). Its parameters: the kernel's, then
+/// each band loop's tile origin, then each band loop's tile extent (tile_param_names order).
+struct tile_traffic {
+  tensor_id tensor;
+  bool input = true;  // DRAM into the tile, else the tile out to DRAM
+  isl::union_set values;
+};
+
+/// The origin and extent parameters of a tile, in band loop order: o_<loop>... then t_<loop>...
+/// (a tile is { o <= x < o + t } per band loop x).
+std::vector<std::string> tile_param_names(const band& b);
+
+/// Every tensor's traffic into and out of a tile of a's band (a tensor that moves nothing has
+/// none): per flow dependence, then per statement its reads of DRAM and its final writes.
+/// sadsl::error when some of a's tiles share a phase.
+std::vector<tile_traffic> tile_traffic_of(const architecture& a);
+
+/// The values of `t` moved in a whole run, as a model expression: the sum over the tile space of
+/// the values each tile moves (point_count.hpp). Band loop x is tiled by `t1[x]` into `tiles[x]`
+/// tiles, tile T_x at origin t1[x] x T_x (the tiles of a loop start at 0, which every band loop
+/// of b must: sadsl::error otherwise); `sizes` gives the expression of each kernel param (in
+/// kernel::params() order). Exact wherever the tiles cover the band: partial and empty tiles
+/// count the values they hold. Sum indices are numbered from next_index (advanced past them).
+model::expr traffic_over_tiles(const band& b, const tile_traffic& t, const std::vector<model::expr>& sizes,
+                               const std::vector<model::expr>& t1, const std::vector<model::expr>& tiles,
+                               std::size_t& next_index);
+
+}  // namespace sadsl::modeling
