@@ -38,7 +38,8 @@ std::vector<std::string> tile_param_names(const band& b);
 
 /// Every tensor's traffic into and out of a tile of a's band (a tensor that moves nothing has
 /// none): per flow dependence, then per statement its reads of DRAM and its final writes.
-/// sadsl::error when some of a's tiles share a phase.
+/// sadsl::error when some of a's tiles share a phase (a tile loop of two or more tiles that is
+/// not one of a's phase loops).
 std::vector<tile_traffic> tile_traffic_of(const architecture& a);
 
 /// The values of `t` moved in a whole run, as a model expression: the sum over the tile space of
