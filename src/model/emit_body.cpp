@@ -98,7 +98,7 @@ bool contains_sum(const expr& root) {
   while (!work.empty()) {
     const expr* e = work.back();
     work.pop_back();
-    if (e->kind() == op::sum) return true;
+    if (is_reduction(e->kind())) return true;
     if (!seen.emplace(e->identity(), true).second) continue;
     for (std::size_t i = 0; i < operand_count(e->kind()); ++i) work.push_back(&e->operand(i));
   }
@@ -119,7 +119,8 @@ std::vector<std::vector<expr>> joint_sums(const std::vector<expr>& roots) {
     if (!seen.emplace(e->identity(), true).second) continue;
     bool is_sum = e->kind() == op::sum;
     if (is_sum) sums.push_back(*e);
-    for (std::size_t i = 0; i < (is_sum ? 2 : operand_count(e->kind())); ++i) work.push_back(&e->operand(i));
+    // A body uses its sum's (or maximum's) index: its sums are not computed ahead.
+    for (std::size_t i = 0; i < (is_reduction(e->kind()) ? 2 : operand_count(e->kind())); ++i) work.push_back(&e->operand(i));
   }
   std::vector<std::vector<expr>> groups;
   for (const expr& e : sums) {
@@ -163,8 +164,8 @@ public:
           work.pop_back();
           continue;
         }
-        if (e.kind() == op::sum) {
-          std::string name = summation(e);  // invalidates f
+        if (is_reduction(e.kind())) {
+          std::string name = e.kind() == op::sum ? summation(e) : maximization(e);  // invalidates f
           by_hash_[e.hash()].emplace_back(e, name);
           names.push_back(by_identity_[e.identity()] = name);
           work.pop_back();
@@ -236,6 +237,12 @@ private:
     return total;
   }
 
+  // A maximum: its bounds before it, then its loop (no closed form).
+  std::string maximization(const expr& e) {
+    std::string lo = operand(e.lhs()), hi = operand(e.rhs());
+    return summation_loop(e, lo, hi);
+  }
+
   // `total` = the closed form where it is exact, else the loop.
   void closed_or_loop(const expr& e, const affine_rounding& r, const std::string& lo, const std::string& hi,
                       const std::string& c, const std::string& d, const std::string& m, const std::string& total) {
@@ -301,7 +308,8 @@ private:
     std::string outer_indent = indent_;
     indent_ += "  ";
     std::string term = operand(e.body());
-    for (const auto& text : form_.sum_close(total, index, lo, hi, term)) line(text);
+    for (const auto& text : e.kind() == op::sum ? form_.sum_close(total, index, lo, hi, term) : form_.maximum_close(total, term))
+      line(text);
     indent_ = outer_indent;
     line("}");
     by_identity_ = std::move(outer_identity);

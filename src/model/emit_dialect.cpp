@@ -39,9 +39,9 @@ public:
       case op::ceil: return "__builtin_ceil(" + a + ")";
       case op::floor: return "__builtin_floor(" + a + ")";
       case op::pow2_divisor: return "sadsl_pow2_divisor(" + a + ", " + b + ")";
-      case op::constant: case op::parameter: case op::index: case op::sum: break;
+      case op::constant: case op::parameter: case op::index: case op::sum: case op::maximum: break;
     }
-    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
+    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf, a sum or a maximum");
   }
   std::string power_of_two_reciprocal(const std::string& b) const override { return "sadsl_pow2_reciprocal(" + b + ")"; }
   std::string holds(constraint::kind relation, const std::string& lhs, const std::string& rhs) const override {
@@ -84,6 +84,9 @@ public:
   std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&, const std::string&,
                                      const std::string& term) const override {
     return {total + " += " + term + ";"};
+  }
+  std::vector<std::string> maximum_close(const std::string& total, const std::string& term) const override {
+    return {"if (" + term + " > " + total + " || " + term + " != " + term + ") " + total + " = " + term + ";"};
   }
   std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
                                const std::string& m, bool) const override {

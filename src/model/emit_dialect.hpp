@@ -61,6 +61,10 @@ public:
                                                bool up, const std::vector<std::string>& totals) const;
   virtual std::vector<std::string> sum_close(const std::string& total, const std::string& index, const std::string& lo,
                                              const std::string& hi, const std::string& term) const = 0;
+  /// A maximum's loop (model::maximum) opens as a sum's (sum_open: `total` starts at 0, NaN for
+  /// a bound that is not finite) and closes with these lines, which keep the larger of `total`
+  /// and `term` as evaluate() does: `term` where it is greater or NaN.
+  virtual std::vector<std::string> maximum_close(const std::string& total, const std::string& term) const = 0;
 };
 
 /// An x86-64 vector instruction set a model's evaluation is written for, and the names of its

@@ -46,9 +46,9 @@ public:
       case op::ceil: return "sadsl_ceil(" + a + ")";
       case op::floor: return "sadsl_floor(" + a + ")";
       case op::pow2_divisor: return "sadsl_pow2_divisor_" + isa_.suffix + "(" + a + ", " + b + ")";
-      case op::constant: case op::parameter: case op::index: case op::sum: break;
+      case op::constant: case op::parameter: case op::index: case op::sum: case op::maximum: break;
     }
-    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf or a sum");
+    SADSL_INTERNAL_ASSERT(false, "operation() on a leaf, a sum or a maximum");
   }
   std::string power_of_two_reciprocal(const std::string& b) const override {
     return "sadsl_pow2_reciprocal_" + isa_.suffix + "(" + b + ")";
@@ -117,6 +117,15 @@ public:
   std::vector<std::string> sum_close(const std::string& total, const std::string&, const std::string&,
                                      const std::string&, const std::string& term) const override {
     return {total + " = " + total + " + (" + isa_.values + ")(" + total + "_on & (" + isa_.masks + ")" + term + ");"};
+  }
+  // Lane by lane as the scalar form: a lane within its bound takes the term where it is greater
+  // or NaN.
+  std::vector<std::string> maximum_close(const std::string& total, const std::string& term) const override {
+    std::string take = total + "_take";
+    return {"const " + isa_.masks + " " + take + " = " + total + "_on & ((" + isa_.masks + ")(" + term + " > " + total +
+                ") | (" + isa_.masks + ")(" + term + " != " + term + "));",
+            total + " = (" + isa_.values + ")((" + take + " & (" + isa_.masks + ")" + term + ") | (~" + take + " & (" +
+                isa_.masks + ")" + total + "));"};
   }
   std::string affine_sum_exact(const std::string& lo, const std::string& hi, const std::string& c, const std::string& d,
                                const std::string& m, bool settled) const override {

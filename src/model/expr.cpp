@@ -72,9 +72,10 @@ double apply(op kind, double a, double b) {
     case op::constant:
     case op::parameter:
     case op::index:
-    case op::sum: break;
+    case op::sum:
+    case op::maximum: break;
   }
-  SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node or a sum");
+  SADSL_INTERNAL_ASSERT(false, "apply() on a leaf node, a sum or a maximum");
 }
 
 namespace {
@@ -91,7 +92,7 @@ bool integral_result(op kind, bool a_integral, bool b_integral) {
       return a_integral && b_integral;
     case op::div: return false;
     case op::floor_div: case op::ceil_div: case op::ceil: case op::floor: case op::pow2_divisor: return true;
-    case op::constant: case op::parameter: case op::index: case op::sum: break;
+    case op::constant: case op::parameter: case op::index: case op::sum: case op::maximum: break;
   }
   return true;
 }
@@ -104,10 +105,12 @@ std::size_t operand_count(op kind) {
   switch (kind) {
     case op::constant: case op::parameter: case op::index: return 0;
     case op::ceil: case op::floor: return 1;
-    case op::sum: return 3;
+    case op::sum: case op::maximum: return 3;
     default: return 2;
   }
 }
+
+bool is_reduction(op kind) { return kind == op::sum || kind == op::maximum; }
 
 expr::expr() : expr(0.0) {}
 
@@ -144,7 +147,7 @@ std::size_t expr::parameter_index() const {
 }
 const std::string& expr::parameter_name() const { return node_->name; }
 std::size_t expr::index_id() const {
-  SADSL_INTERNAL_ASSERT(kind() == op::index || kind() == op::sum, "not an index or a sum");
+  SADSL_INTERNAL_ASSERT(kind() == op::index || is_reduction(kind()), "not an index, a sum or a maximum");
   return node_->parameter;
 }
 const expr& expr::operand(std::size_t i) const {
@@ -152,7 +155,7 @@ const expr& expr::operand(std::size_t i) const {
   return node_->operands[i];
 }
 const expr& expr::body() const {
-  SADSL_INTERNAL_ASSERT(kind() == op::sum, "not a sum");
+  SADSL_INTERNAL_ASSERT(is_reduction(kind()), "not a sum or a maximum");
   return node_->operands[2];
 }
 const expr& expr::lhs() const {
@@ -183,7 +186,7 @@ bool expr::same_as(const expr& other) const {
       if (std::bit_cast<std::uint64_t>(x.constant) != std::bit_cast<std::uint64_t>(y.constant)) return false;
       continue;
     }
-    if (x.kind == op::parameter || x.kind == op::index || x.kind == op::sum)
+    if (x.kind == op::parameter || x.kind == op::index || is_reduction(x.kind))
       if (x.parameter != y.parameter) return false;
     for (std::size_t i = 0; i < x.operands.size(); ++i) pending.emplace_back(&x.operands[i], &y.operands[i]);
   }
@@ -338,28 +341,28 @@ bool any_node(const expr& e, Wanted wanted, Operands operands) {
   return false;
 }
 
-// True when `e` has a sum over the index `id`.
+// True when `e` has a sum or a maximum over the index `id`.
 bool binds_index(const expr& e, std::size_t id) {
-  return any_node(e, [id](const expr& x) { return x.kind() == op::sum && x.index_id() == id; },
+  return any_node(e, [id](const expr& x) { return is_reduction(x.kind()) && x.index_id() == id; },
                   [](const expr& x) { return operand_count(x.kind()); });
 }
 
 }  // namespace
 
 bool uses_index(const expr& e, std::size_t id) {
-  // A sum that binds the index again hides it in its body.
+  // A sum (or maximum) that binds the index again hides it in its body.
   return any_node(e, [id](const expr& x) { return x.kind() == op::index && x.index_id() == id; },
-                  [id](const expr& x) { return x.kind() == op::sum && x.index_id() == id ? 2 : operand_count(x.kind()); });
+                  [id](const expr& x) { return is_reduction(x.kind()) && x.index_id() == id ? 2 : operand_count(x.kind()); });
 }
 
-// Builds a summation node without simplification.
-expr make_sum(const expr& index, expr lo, expr hi, expr body) {
+// Builds a summation (or maximum) node without simplification.
+expr make_reduction(op kind, const expr& index, expr lo, expr hi, expr body) {
   auto n = std::make_shared<expr::node>();
-  n->kind = op::sum;
+  n->kind = kind;
   n->parameter = index.index_id();
   n->name = index.parameter_name();
   n->integral = body.is_integral();
-  n->hash = combine(combine(combine(combine(static_cast<std::size_t>(op::sum) + 16, n->parameter), lo.hash()), hi.hash()),
+  n->hash = combine(combine(combine(combine(static_cast<std::size_t>(kind) + 16, n->parameter), lo.hash()), hi.hash()),
                     body.hash());
   std::uint32_t deepest = std::max({lo.depth(), hi.depth(), body.depth()});
   n->depth = deepest == std::numeric_limits<std::uint32_t>::max() ? deepest : deepest + 1;
@@ -414,21 +417,38 @@ expr power_sum(std::size_t k, const expr& n) {
 
 }  // namespace
 
-expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body) {
+namespace {
+
+// The checks sum() and maximum() share: an index, bounds that do not use it, a body that does
+// not bind it again.
+void check_reduction(const char* what, const expr& index, const expr& lo, const expr& hi, const expr& body) {
   if (index.kind() != op::index)
-    throw error("sum() over \"" + to_string(index) + "\", which is not an index (expr::index)");
+    throw error(std::string(what) + "() over \"" + to_string(index) + "\", which is not an index (expr::index)");
   std::size_t id = index.index_id();
   if (uses_index(lo, id) || uses_index(hi, id))
-    throw error("sum() over index " + index.parameter_name() + ": its bounds (" + to_string(lo) + ".." + to_string(hi) +
-                ") use the index itself");
+    throw error(std::string(what) + "() over index " + index.parameter_name() + ": its bounds (" + to_string(lo) + ".." +
+                to_string(hi) + ") use the index itself");
   if (binds_index(body, id))
-    throw error("sum() over index " + index.parameter_name() + ": its body has a sum over the same index (id " +
-                std::to_string(id) + "); nested sums need indices of their own");
+    throw error(std::string(what) + "() over index " + index.parameter_name() +
+                ": its body has a sum or maximum over the same index (id " + std::to_string(id) +
+                "); nested sums and maxima need indices of their own");
+}
+
+}  // namespace
+
+expr maximum(const expr& index, const expr& lo, const expr& hi, const expr& body) {
+  check_reduction("maximum", index, lo, hi, body);
+  return make_reduction(op::maximum, index, ceil(lo), floor(hi), body);
+}
+
+expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body) {
+  check_reduction("sum", index, lo, hi, body);
+  std::size_t id = index.index_id();
   expr first = ceil(lo), last = floor(hi);
   // polynomial_in recurses over the body: long chains keep the loop.
   auto poly = body.depth() <= closed_form_depth ? polynomial_in(body, id) : std::nullopt;
   bool exact = poly && std::all_of(poly->begin(), poly->end(), [](const expr& c) { return c.is_integral(); });
-  if (!exact) return make_sum(index, first, last, body);
+  if (!exact) return make_reduction(op::sum, index, first, last, body);
   // The empty sum: hi < lo gives last = lo - 1, where every power sum cancels.
   expr before = first - expr(1);
   expr end = max(last, before);
@@ -450,7 +470,8 @@ using index_values = std::vector<double>;
 
 double evaluate_any(const expr& e, std::span<const double> params, index_values& indices);
 
-// Term by term, the index ascending: the order the emitted code adds in.
+// Term by term, the index ascending: the order the emitted code adds (or compares) in. A
+// maximum keeps a NaN term: once NaN, no term compares greater.
 double evaluate_sum(const expr& e, std::span<const double> params, index_values& indices) {
   double lo = evaluate_any(e.lhs(), params, indices), hi = evaluate_any(e.rhs(), params, indices);
   if (!std::isfinite(lo) || !std::isfinite(hi)) return std::numeric_limits<double>::quiet_NaN();
@@ -458,9 +479,12 @@ double evaluate_sum(const expr& e, std::span<const double> params, index_values&
   if (indices.size() <= id) indices.resize(id + 1, std::numeric_limits<double>::quiet_NaN());
   double outer = indices[id];
   double total = 0;
+  const bool largest = e.kind() == op::maximum;
   for (double v = lo; v <= hi; v += 1) {
     indices[id] = v;
-    total += evaluate_any(e.body(), params, indices);
+    double term = evaluate_any(e.body(), params, indices);
+    if (!largest) total += term;
+    else if (term > total || term != term) total = term;
   }
   indices[id] = outer;
   return total;
@@ -476,7 +500,8 @@ double evaluate_shallow(const expr& e, std::span<const double> params, index_val
     case op::constant: return e.constant_value();
     case op::parameter: return params[e.parameter_index()];
     case op::index: return evaluate_index(e, indices);
-    case op::sum: return evaluate_sum(e, params, indices);
+    case op::sum:
+    case op::maximum: return evaluate_sum(e, params, indices);
     case op::ceil:
     case op::floor: return apply(e.kind(), evaluate_shallow(e.lhs(), params, indices), 0);
     default:
@@ -497,7 +522,7 @@ double evaluate_deep(const expr& root, std::span<const double> params, index_val
     op kind = f.e->kind();
     if (f.e->depth() <= recursion_limit) {
       values.push_back(evaluate_shallow(*f.e, params, indices));
-    } else if (kind == op::sum) {
+    } else if (is_reduction(kind)) {
       values.push_back(evaluate_sum(*f.e, params, indices));  // one frame per nested sum
     } else if (!f.operands_done) {
       work.push_back({f.e, true});
@@ -577,9 +602,10 @@ std::string to_string(const expr& root) {
       work.pop_back();
       continue;
     }
-    if (kind == op::sum) {  // sum(v = lo..hi, body)
+    if (is_reduction(kind)) {  // sum(v = lo..hi, body), maximum(v = lo..hi, body)
       static constexpr const char* separators[] = {"..", ", ", ")"};
-      out += f.stage == 0 ? "sum(" + e.parameter_name() + " = " : separators[f.stage - 1];
+      out += f.stage == 0 ? std::string(kind == op::sum ? "sum(" : "maximum(") + e.parameter_name() + " = "
+                          : separators[f.stage - 1];
       if (f.stage == 3) {
         work.pop_back();
         continue;

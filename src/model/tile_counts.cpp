@@ -36,6 +36,7 @@ expr rebuilt(const expr& e, const std::vector<expr>& operand) {
     case op::floor: return floor(operand[0]);
     case op::pow2_divisor: return pow2_divisor(operand[0], operand[1]);
     case op::sum: return sum(expr::index(e.index_id(), e.parameter_name()), operand[0], operand[1], operand[2]);
+    case op::maximum: return maximum(expr::index(e.index_id(), e.parameter_name()), operand[0], operand[1], operand[2]);
     case op::constant: case op::parameter: case op::index: break;
   }
   SADSL_INTERNAL_ASSERT(false, "rebuilt() on a leaf");

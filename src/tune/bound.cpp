@@ -310,6 +310,8 @@ int bound_model::relax_uncached(const model::expr& e) {
     // A summation over tiles of several loops (a triangular nest): its terms are model values,
     // non-negative, so 0 bounds it. Weak, but the search stays exact.
     case op::sum: return constant(0);
+    // The largest of 0 and its terms: 0 bounds it.
+    case op::maximum: return constant(0);
     case op::div: {
       const model::expr& a = e.lhs();
       const model::expr& b = e.rhs();

@@ -60,7 +60,7 @@ bound_model::column bound_model::evaluate_column(const model::expr& e, const std
   }
   column out;
   // A summation binds its index term by term: evaluated chain by chain.
-  if (e.depth() > column_depth_limit || e.kind() == op::sum) {
+  if (e.depth() > column_depth_limit || model::is_reduction(e.kind())) {
     out.values.resize(chains);
     std::vector<double> point(params.size());
     for (std::size_t c = 0; c < chains; ++c) {

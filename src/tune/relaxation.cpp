@@ -83,7 +83,8 @@ relaxation::dual relaxation::walk_node(const model::expr& e, const double* x, wa
     case op::index:
       SADSL_INTERNAL_ASSERT(e.index_id() < state.indices.size(), "an index outside its sum");
       return {state.indices[e.index_id()], gradient(n)};
-    case op::sum: return walk_sum(e, x, state);
+    case op::sum:
+    case op::maximum: return walk_sum(e, x, state);
     default: break;
   }
   dual a = walk(e.lhs(), x, state);
@@ -117,9 +118,14 @@ relaxation::dual relaxation::walk_sum(const model::expr& e, const double* x, wal
   if (indices.size() <= id) indices.resize(id + 1, std::numeric_limits<double>::quiet_NaN());
   double outer = indices[id];
   ++state.sums;
+  const bool largest = e.kind() == model::op::maximum;  // the largest of 0 and the terms, and its gradient
   for (double v = lo; v <= hi; v += 1) {
     indices[id] = v;
     dual term = walk(e.body(), x, state);
+    if (largest) {
+      if (term.value > total.value || term.value != term.value) total = term;
+      continue;
+    }
     total.value += term.value;
     for (std::size_t i = 0; i < total.d.size(); ++i) total.d[i] += term.d[i];
   }

@@ -2,11 +2,14 @@
 // Compiled models against the interpreter, bit for bit: the rows of points on which they differ,
 // one point per call or in a batch, through the path this machine runs and the scalar one.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "sadsl/model/compile.hpp"
+#include "sadsl/model/interpreter.hpp"
 #include "test_support.hpp"
 
 namespace sadsl::model::testing {
@@ -61,6 +64,30 @@ inline std::vector<std::size_t> compiled_rows_differing(const design_model& m, c
       if (std::find(differ.begin(), differ.end(), r) == differ.end()) differ.push_back(r);
   }
   return differ;
+}
+
+// For a model over (N, T, S): 2,001 random points (N in 1..90, T in 1..40, S in 1..9; not a
+// multiple of four, so that a batch's scalar tail runs too), the second one's N not finite (a
+// bound that is not finite, in one lane of a batch of four), interpreted; then the rows whose
+// compiled metrics differ from the interpreter's (compiled_rows_differing). The interpreter's
+// first point must have a positive latency and the second a NaN one.
+inline std::vector<std::size_t> sized_rows_differing(const design_model& m, const char* cache_name) {
+  constexpr std::size_t count = 2001;
+  std::mt19937_64 random(2026);
+  std::vector<double> points(count * 3);
+  for (std::size_t i = 0; i < count; ++i) {
+    points[3 * i] = double(std::uniform_int_distribution<int>(1, 90)(random));
+    points[3 * i + 1] = double(std::uniform_int_distribution<int>(1, 40)(random));
+    points[3 * i + 2] = double(std::uniform_int_distribution<int>(1, 9)(random));
+  }
+  points[3] = 1e308 * 10;
+  device_limits limits{1e9, 1e9, 1e9};
+  std::vector<metrics> expected(count);
+  std::vector<double> reference_points = points;
+  interpreter(m).evaluate_batch(count, reference_points, expected, limits);
+  CHECK(std::isnan(expected[1].latency));
+  CHECK(expected[0].latency > 0);
+  return compiled_rows_differing(m, cache_name, points, expected, limits);
 }
 
 }  // namespace sadsl::model::testing

@@ -92,8 +92,8 @@ TEST_CASE("a sum over something that is not an index, or with bounds that use it
   CHECK_THROWS_WITH(sum(n, expr(0), n, n), "sum() over \"N\", which is not an index (expr::index)");
   CHECK_THROWS_WITH(sum(v, v - expr(1), n, v * v), "sum() over index v: its bounds (v - 1..N) use the index itself");
   expr inner = sum(v, expr(0), n, min(v, n / expr(2)));
-  CHECK_THROWS_WITH(sum(v, expr(0), n, inner), "sum() over index v: its body has a sum over the same index (id 3); nested "
-                                               "sums need indices of their own");
+  CHECK_THROWS_WITH(sum(v, expr(0), n, inner), "sum() over index v: its body has a sum or maximum over the same index (id 3); "
+                                               "nested sums and maxima need indices of their own");
 }
 
 TEST_CASE("nested sums: a triangular nest of tiles", "[expr][sum]") {
@@ -140,25 +140,7 @@ TEST_CASE("a model with sums: interpreter and compiled code (each path this mach
   m.uram = 0;
   m.lut = n;
   m.offchip_bytes = ceil_div(n, s) * expr(4);
-  interpreter reference(m);
-  device_limits limits{1e9, 1e9, 1e9};
-
-  constexpr std::size_t count = 2001;  // not a multiple of four: the batch's scalar tail runs too
-  std::mt19937_64 random(2026);
-  std::vector<double> points(count * 3);
-  for (std::size_t i = 0; i < count; ++i) {
-    points[3 * i] = double(std::uniform_int_distribution<int>(1, 90)(random));
-    points[3 * i + 1] = double(std::uniform_int_distribution<int>(1, 40)(random));
-    points[3 * i + 2] = double(std::uniform_int_distribution<int>(1, 9)(random));
-  }
-  points[3] = 1e308 * 10;  // a bound that is not finite, in one lane of a batch of four
-  std::vector<metrics> expected(count);
-  std::vector<double> reference_points = points;
-  reference.evaluate_batch(count, reference_points, expected, limits);
-  CHECK(std::isnan(expected[1].latency));
-  CHECK(expected[0].latency > 0);
-
-  CHECK(testing::compiled_rows_differing(m, "summation", points, expected, limits).empty());
+  CHECK(testing::sized_rows_differing(m, "summation").empty());
 }
 
 TEST_CASE("a sum of ceil or floor of c + index x d over m: closed form where exact, bit for bit the loop's value", "[expr][sum][jit]") {

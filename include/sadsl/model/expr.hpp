@@ -29,13 +29,17 @@ enum class op : std::uint8_t {
   ceil, floor,
   index,      ///< the index of an enclosing sum, by id
   sum,        ///< sum over index = lo..hi of body (operands lo, hi, body)
-  pow2_divisor  ///< the largest power of two dividing an integer, at most a cap (pow2_divisor())
+  pow2_divisor,  ///< the largest power of two dividing an integer, at most a cap (pow2_divisor())
+  maximum     ///< the largest of 0 and body over index = lo..hi (operands lo, hi, body)
 };
 
 /// True for the two-operand operations.
 bool is_binary(op kind);
-/// The number of operands of a node of this kind: 0 for leaves, 1 for ceil and floor, 3 for sum.
+/// The number of operands of a node of this kind: 0 for leaves, 1 for ceil and floor, 3 for sum
+/// and maximum.
 std::size_t operand_count(op kind);
+/// True for the operations over an index (sum, maximum): they bind it in their body.
+bool is_reduction(op kind);
 
 /// An immutable, shared expression. Cheap to copy.
 class expr {
@@ -54,11 +58,11 @@ public:
   double constant_value() const;          ///< requires kind() == op::constant
   std::size_t parameter_index() const;    ///< requires kind() == op::parameter
   const std::string& parameter_name() const;  ///< a parameter's or an index's (and a sum's index's)
-  std::size_t index_id() const;  ///< requires kind() == op::index or op::sum (the index it binds)
+  std::size_t index_id() const;  ///< requires kind() == op::index or is_reduction(kind()) (the index it binds)
   const expr& lhs() const;  ///< first operand (binary and unary operations; a sum's lo)
   const expr& rhs() const;  ///< second operand (binary operations; a sum's hi)
   const expr& operand(std::size_t i) const;  ///< i < operand_count(kind())
-  const expr& body() const;  ///< requires kind() == op::sum
+  const expr& body() const;  ///< requires is_reduction(kind())
   bool is_constant() const { return kind() == op::constant; }
   bool is_constant(double value) const;
   /// True when every value of this expression is an integer (parameters are integers).
@@ -79,7 +83,7 @@ private:
   explicit expr(std::shared_ptr<const node> n) : node_(std::move(n)) {}
   static expr numbered_leaf(op kind, std::size_t number, std::string name);
   friend expr make_node(op kind, expr a, expr b);
-  friend expr make_sum(const expr& index, expr lo, expr hi, expr body);
+  friend expr make_reduction(op kind, const expr& index, expr lo, expr hi, expr body);
   std::shared_ptr<const node> node_;
 };
 
@@ -106,7 +110,12 @@ expr pow2_divisor(const expr& x, const expr& cap);
 /// the values stay below 2^53); any other body stays a summation loop, evaluated term by term in
 /// ascending order of the index.
 expr sum(const expr& index, const expr& lo, const expr& hi, const expr& body);
-/// True when `e` uses the index `id` (outside sums that bind it again).
+/// The largest of 0 and `body` over the integers `index` = lo..hi (0 when hi < lo; NaN when a
+/// value of body is NaN, or a bound is not finite): the latest of events that a model counts from
+/// 0, such as the last PE of a chain to end. `index`, lo, hi and body as for sum() (sadsl::error
+/// otherwise). Evaluated term by term in ascending order of the index; no closed form.
+expr maximum(const expr& index, const expr& lo, const expr& hi, const expr& body);
+/// True when `e` uses the index `id` (outside sums and maxima that bind it again).
 bool uses_index(const expr& e, std::size_t id);
 
 /// The indices of the parameters `e` refers to, ascending, each once.
@@ -121,7 +130,7 @@ double apply(op kind, double a, double b);
 double evaluate(const expr& e, std::span<const double> params);
 
 /// Infix text of `e`, e.g. "ceil(i / i_t1) * (i_t1 / i_t2)"; parameters print by name, a sum as
-/// "sum(t = lo..hi, body)".
+/// "sum(t = lo..hi, body)", a maximum as "maximum(t = lo..hi, body)".
 std::string to_string(const expr& e);
 
 /// Parses an expression in the syntax of Odyssey descriptors (Python precedence: + - < * / < unary
