@@ -27,43 +27,7 @@ namespace {
 // S's domain, with the tile's params appended to the kernel's.
 class tile_sets {
 public:
-  explicit tile_sets(const band& b) : b_(b) {
-    SADSL_INTERNAL_ASSERT(!b.placement.empty(), "tile_traffic: a band without statements");
-    isl::space band_space = isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range();
-    const size_t n = b.loops.size();
-    isl_space* s = band_space.release();
-    unsigned first = static_cast<unsigned>(isl_space_dim(s, isl_dim_param));
-    std::vector<std::string> names = tile_param_names(b);
-    s = isl_space_add_dims(s, isl_dim_param, static_cast<unsigned>(2 * n));
-    for (size_t p = 0; p < names.size(); ++p)
-      s = isl_space_set_dim_id(s, isl_dim_param, first + static_cast<unsigned>(p),
-                               isl_id_alloc(isl_space_get_ctx(s), names[p].c_str(), nullptr));
-    params_ = isl::manage(isl_space_params(isl_space_copy(s)));
-    isl_basic_set* tile = isl_basic_set_universe(isl_space_copy(s));
-    for (size_t x = 0; x < n; ++x) {
-      const unsigned o = first + static_cast<unsigned>(x), t = first + static_cast<unsigned>(n + x);
-      isl_local_space* ls = isl_local_space_from_space(isl_space_copy(s));
-      // x - o >= 0
-      isl_constraint* lower = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
-      lower = isl_constraint_set_coefficient_si(lower, isl_dim_set, static_cast<int>(x), 1);
-      lower = isl_constraint_set_coefficient_si(lower, isl_dim_param, static_cast<int>(o), -1);
-      // o + t - 1 - x >= 0
-      isl_constraint* upper = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
-      upper = isl_constraint_set_coefficient_si(upper, isl_dim_set, static_cast<int>(x), -1);
-      upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, static_cast<int>(o), 1);
-      upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, static_cast<int>(t), 1);
-      upper = isl_constraint_set_constant_si(upper, -1);
-      // t >= 1
-      isl_constraint* extent = isl_constraint_alloc_inequality(ls);
-      extent = isl_constraint_set_coefficient_si(extent, isl_dim_param, static_cast<int>(t), 1);
-      extent = isl_constraint_set_constant_si(extent, -1);
-      tile = isl_basic_set_add_constraint(tile, lower);
-      tile = isl_basic_set_add_constraint(tile, upper);
-      tile = isl_basic_set_add_constraint(tile, extent);
-    }
-    isl_space_free(s);
-    tile_ = isl::manage(isl_set_from_basic_set(tile));
-  }
+  explicit tile_sets(const band& b) : b_(b), tile_(tile_box(b)) { params_ = tile_.space().params(); }
 
   // The instances of statement st in the tile, and all of them (both with the tile's params).
   isl::set inside(const statement_info& st) const {
@@ -91,11 +55,6 @@ void add(std::vector<tile_traffic>& out, const tensor_id& tensor, bool input, co
   out.push_back({tensor, input, isl::union_set(s)});
 }
 
-// The points of the band (its statements' instances placed in it).
-isl::set band_points(const band& b) {
-  return b.embedding.range().extract_set(isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range());
-}
-
 // The tiles of band loop x at the kernel's sizes, tiled by t1 from 0: 1 + the largest x / t1.
 int64_t tiles_at(const band& b, size_t x, int64_t t1) {
   isl_set* s = band_points(b).release();
@@ -112,6 +71,47 @@ int64_t tiles_at(const band& b, size_t x, int64_t t1) {
 }
 
 }  // namespace
+
+isl::set tile_box(const band& b) {
+  SADSL_INTERNAL_ASSERT(!b.placement.empty(), "tile_traffic: a band without statements");
+  isl::space band_space = isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range();
+  const size_t n = b.loops.size();
+  isl_space* s = band_space.release();
+  unsigned first = static_cast<unsigned>(isl_space_dim(s, isl_dim_param));
+  std::vector<std::string> names = tile_param_names(b);
+  s = isl_space_add_dims(s, isl_dim_param, static_cast<unsigned>(2 * n));
+  for (size_t p = 0; p < names.size(); ++p)
+    s = isl_space_set_dim_id(s, isl_dim_param, first + static_cast<unsigned>(p),
+                             isl_id_alloc(isl_space_get_ctx(s), names[p].c_str(), nullptr));
+  isl_basic_set* tile = isl_basic_set_universe(isl_space_copy(s));
+  for (size_t x = 0; x < n; ++x) {
+    const int o = static_cast<int>(first + x), t = static_cast<int>(first + n + x);
+    isl_local_space* ls = isl_local_space_from_space(isl_space_copy(s));
+    // x - o >= 0
+    isl_constraint* lower = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+    lower = isl_constraint_set_coefficient_si(lower, isl_dim_set, static_cast<int>(x), 1);
+    lower = isl_constraint_set_coefficient_si(lower, isl_dim_param, o, -1);
+    // o + t - 1 - x >= 0
+    isl_constraint* upper = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+    upper = isl_constraint_set_coefficient_si(upper, isl_dim_set, static_cast<int>(x), -1);
+    upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, o, 1);
+    upper = isl_constraint_set_coefficient_si(upper, isl_dim_param, t, 1);
+    upper = isl_constraint_set_constant_si(upper, -1);
+    // t >= 1
+    isl_constraint* extent = isl_constraint_alloc_inequality(ls);
+    extent = isl_constraint_set_coefficient_si(extent, isl_dim_param, t, 1);
+    extent = isl_constraint_set_constant_si(extent, -1);
+    tile = isl_basic_set_add_constraint(tile, lower);
+    tile = isl_basic_set_add_constraint(tile, upper);
+    tile = isl_basic_set_add_constraint(tile, extent);
+  }
+  isl_space_free(s);
+  return isl::manage(isl_set_from_basic_set(tile));
+}
+
+isl::set band_points(const band& b) {
+  return b.embedding.range().extract_set(isl::manage(isl_multi_aff_get_space(b.placement.begin()->second.get())).range());
+}
 
 std::vector<std::string> tile_param_names(const band& b) {
   std::vector<std::string> names;
@@ -173,6 +173,40 @@ std::vector<tile_traffic> tile_traffic_of(const architecture& a) {
   return found;
 }
 
+tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, const std::vector<model::expr>& t1,
+                        std::size_t& next_index) {
+  const kernel& k = b.source->kernel();
+  SADSL_INTERNAL_ASSERT(sizes.size() == k.params().size(), "bind_tiles: one expression per kernel param");
+  SADSL_INTERNAL_ASSERT(t1.size() == b.loops.size(), "bind_tiles: one factor per band loop");
+  tile_binding out;
+  for (size_t q = 0; q < sizes.size(); ++q) out.values.emplace(k.params()[q].name(), sizes[q]);
+  for (size_t x = 0; x < b.loops.size(); ++x) {
+    out.index.push_back(model::expr::index(next_index++, "T_" + b.loops[x]->name));
+    out.values.emplace("o_" + b.loops[x]->name, t1[x] * out.index.back());
+    out.values.emplace("t_" + b.loops[x]->name, t1[x]);
+  }
+  return out;
+}
+
+model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index) {
+  std::vector<model::expr> params;
+  for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {
+    isl_id* id = isl_set_get_dim_id(s.get(), isl_dim_param, static_cast<unsigned>(q));
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    auto value = values.find(name);
+    SADSL_INTERNAL_ASSERT(value != values.end(), "count_bound: no expression for parameter " + name);
+    params.push_back(value->second);
+  }
+  return point_count(s, params, next_index);
+}
+
+model::expr count_bound(const isl::union_set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index) {
+  model::expr total = 0;
+  s.foreach_set([&](isl::set part) { total = total + count_bound(part, values, next_index); });
+  return total;
+}
+
 model::expr traffic_over_tiles(const band& b, const tile_traffic& t, const std::vector<model::expr>& sizes,
                                const std::vector<model::expr>& t1, const std::vector<model::expr>& tiles,
                                std::size_t& next_index) {
@@ -188,26 +222,9 @@ model::expr traffic_over_tiles(const band& b, const tile_traffic& t, const std::
     if (!points.subtract(below).is_empty())
       throw error(fmt::format("traffic_over_tiles: band loop {} runs below 0, where tiles are not counted from", b.loops[x]->name));
   }
-  std::map<std::string, expr> bound;
-  for (size_t q = 0; q < sizes.size(); ++q) bound.emplace(k.params()[q].name(), sizes[q]);
-  std::vector<expr> index;
-  for (size_t x = 0; x < n; ++x) {
-    index.push_back(expr::index(next_index++, "T_" + b.loops[x]->name));
-    bound.emplace("o_" + b.loops[x]->name, t1[x] * index.back());
-    bound.emplace("t_" + b.loops[x]->name, t1[x]);
-  }
-  expr per_tile = 0;
-  t.values.foreach_set([&](isl::set s) {
-    std::vector<expr> params;
-    for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {
-      isl_id* id = isl_set_get_dim_id(s.get(), isl_dim_param, static_cast<unsigned>(q));
-      std::string name = isl_id_get_name(id);
-      isl_id_free(id);
-      params.push_back(bound.at(name));
-    }
-    per_tile = per_tile + point_count(s, params, next_index);
-  });
-  for (size_t x = n; x-- > 0;) per_tile = model::sum(index[x], expr(0), tiles[x] - expr(1), per_tile);
+  tile_binding bound = bind_tiles(b, sizes, t1, next_index);
+  expr per_tile = count_bound(t.values, bound.values, next_index);
+  for (size_t x = n; x-- > 0;) per_tile = model::sum(bound.index[x], expr(0), tiles[x] - expr(1), per_tile);
   return per_tile;
 }
 

@@ -10,6 +10,7 @@
 // dependences cross tiles along every loop); where tiles share a phase, a PE may keep a value
 // across them (routing's persisting buffers: MM's C along k), which these sets do not know.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,11 +37,32 @@ struct tile_traffic {
 /// (a tile is { o <= x < o + t } per band loop x).
 std::vector<std::string> tile_param_names(const band& b);
 
+/// The tile of a band, { band[x] : o <= x < o + t, t >= 1 } per band loop x, its params the
+/// kernel's then tile_param_names(b).
+isl::set tile_box(const band& b);
+/// The points of the band: its statements' instances placed in it (the kernel's params).
+isl::set band_points(const band& b);
+
 /// Every tensor's traffic into and out of a tile of a's band (a tensor that moves nothing has
 /// none): per flow dependence, then per statement its reads of DRAM and its final writes.
 /// sadsl::error when some of a's tiles share a phase (a tile loop of two or more tiles that is
 /// not one of a's phase loops).
 std::vector<tile_traffic> tile_traffic_of(const architecture& a);
+
+/// What the parameters of a tile's sets stand for in a model: each kernel param its expression in
+/// `sizes` (kernel::params() order), each band loop x's tile extent t1[x] and its origin t1[x] x
+/// T_x, T_x the index `index[x]` (numbered from next_index, advanced past them) of the sum over
+/// the loop's tiles the caller writes.
+struct tile_binding {
+  std::map<std::string, model::expr> values;  // by parameter name
+  std::vector<model::expr> index;             // T_x per band loop
+};
+tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, const std::vector<model::expr>& t1,
+                        std::size_t& next_index);
+/// The points of s (of each space of a union) counted (point_count), each parameter bound to the
+/// expression `values` has for its name.
+model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index);
+model::expr count_bound(const isl::union_set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index);
 
 /// The values of `t` moved in a whole run, as a model expression: the sum over the tile space of
 /// the values each tile moves (point_count.hpp). Band loop x is tiled by `t1[x]` into `tiles[x]`

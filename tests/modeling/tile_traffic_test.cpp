@@ -171,7 +171,7 @@ TEST_CASE("tile_traffic: a design whose tiles share a phase is refused") {
   architecture a = build_architecture(d, {p, {}, false});
   REQUIRE(d.tile_order.front().name() == "i");
   REQUIRE(a.phase_loops.empty());  // one phase: the tiles follow each other, C kept in the PEs along k
-  CHECK(message_of([&] { modeling::tile_traffic_of(a); }) ==
+  CHECK(sadsl::testing::message_of([&] { modeling::tile_traffic_of(a); }) ==
         fmt::format("tile_traffic: design {} runs several tiles of loop i in one phase, where a PE may keep values from "
                     "one tile to the next; sadsl counts a tile's DRAM traffic only where every tile is a phase of its own",
                     d.name()));
@@ -187,7 +187,7 @@ TEST_CASE("traffic_over_tiles: a band loop that runs below 0 is refused") {
   std::vector<design> ds = designs(k);
   REQUIRE(!ds.empty());
   size_t next = 0;
-  CHECK(message_of([&] {
+  CHECK(sadsl::testing::message_of([&] {
           modeling::traffic_over_tiles(*ds.front().band, modeling::tile_traffic{}, {model::expr(8.0)}, {model::expr(4.0)},
                                        {model::expr(2.0)}, next);
         }) == "traffic_over_tiles: band loop i runs below 0, where tiles are not counted from");

@@ -1,0 +1,97 @@
+// One-dimensional arrays whose every tile is a phase: their latency from the tiles' counts
+// (chain_phases.hpp).
+#include "chain_phases.hpp"
+
+#include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_set.h>
+
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sadsl/error.hpp"
+#include "tile_traffic.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+using model::expr;
+
+// The name of the parameter that stands for a PE's index along the chain.
+constexpr const char* pe_param = "sadsl_pe";
+
+// The points of s whose coordinate x is at the tile's origin o_x plus the PE index (`equal`), or
+// at or beyond it: s with the PE index as a parameter.
+isl::set along_chain(const isl::set& s, size_t x, const std::string& origin, bool equal) {
+  isl_set* t = s.copy();
+  unsigned n = static_cast<unsigned>(isl_set_dim(t, isl_dim_param));
+  t = isl_set_add_dims(t, isl_dim_param, 1);
+  t = isl_set_set_dim_id(t, isl_dim_param, n, isl_id_alloc(isl_set_get_ctx(t), pe_param, nullptr));
+  int o = isl_set_find_dim_by_name(t, isl_dim_param, origin.c_str());
+  SADSL_INTERNAL_ASSERT(o >= 0, "chain_phases: the tile's origin is a parameter of its sets");
+  isl_local_space* ls = isl_local_space_from_space(isl_set_get_space(t));
+  isl_constraint* c = equal ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(x), 1);  // x - o - pe (= or >=) 0
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, o, -1);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, static_cast<int>(n), -1);
+  return isl::manage(isl_set_add_constraint(t, c));
+}
+
+}  // namespace
+
+expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes, const std::vector<expr>& t1,
+                          const std::vector<expr>& tiles, const std::function<expr(const tensor_id&, bool)>& elements_per_word,
+                          size_t& next_index) {
+  const design& d = *a.design;
+  const band& b = *d.band;
+  if (d.space.size() != 1)
+    throw error(fmt::format("chain_phases: design {} has a {}-dimensional PE array; this composition describes a chain "
+                            "of PEs along one space loop",
+                            d.name(), d.space.size()));
+  for (const auto& f : d.factors)
+    if (f.id.loop == d.space.front() && f.id.level != tile_level::array_partition)
+      throw error(fmt::format("chain_phases: design {} runs several values of its space loop {} in a PE ({}); this "
+                              "composition counts one a PE",
+                              d.name(), d.space.front().name(), d.name_of(f.id)));
+  std::vector<tile_traffic> traffic = tile_traffic_of(a);  // refuses tiles that share a phase
+  const size_t chain = b.position(d.space.front());
+  const std::string origin = "o_" + b.loops[chain]->name;
+
+  tile_binding tiling = bind_tiles(b, sizes, t1, next_index);
+  const std::map<std::string, expr>& bound = tiling.values;
+  const expr p = expr::index(next_index++, "p"), q = expr::index(next_index++, "q");
+  std::map<std::string, expr> at_p = bound, at_q = bound;
+  at_p.emplace(pe_param, p);
+  at_q.emplace(pe_param, q);
+
+  isl::set box = tile_box(b);
+  isl::set points = isl::manage(isl_set_align_params(band_points(b).release(), isl_set_get_space(box.get()))).intersect(box);
+  // A PE's units are its band points in the tile (one pipelined iteration each).
+  expr work_q = count_bound(along_chain(points, chain, origin, true), at_q, next_index);
+  expr in = 0;
+  for (const auto& t : traffic)
+    if (t.input) in = model::max(in, count_bound(t.values, bound, next_index) / elements_per_word(t.tensor, true));
+  const expr start = in + expr(2);
+  const expr last_pe = t1[chain] - expr(1);
+  const expr end_p = start + p + model::maximum(q, expr(0), p, work_q);
+  expr phase = start;
+  for (const auto& t : traffic) {
+    if (t.input) continue;
+    isl::set sent = t.values.apply(b.embedding).extract_set(points.space());
+    sent = isl::manage(isl_set_align_params(sent.release(), isl_set_get_space(box.get())));
+    expr own = count_bound(along_chain(sent, chain, origin, true), at_p, next_index);
+    expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
+    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + expr(2) + behind)));
+  }
+  expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
+  for (size_t x = b.loops.size(); x-- > 0;) latency = model::sum(tiling.index[x], expr(0), tiles[x] - expr(1), latency);
+  return latency;
+}
+
+}  // namespace sadsl::modeling

@@ -1,0 +1,33 @@
+#pragma once
+// The latency of a design whose PEs form one chain (a one-dimensional array) and whose every tile
+// is a phase of its own (LU's [k], [j] and [i] designs: their flows cross tiles along every loop),
+// as a model expression: the sum over the tiles of one tile's phase, composed from the tile's
+// counts (docs/modeling.md, "LU"). Per tile, with `in` the busiest input port's words (its
+// values, tile_traffic_of, in words of its network's packing), W_p PE p's units (its band points
+// in the tile) and s = in + 2: PE p starts a hop after PE p - 1 and cannot end before it, so it
+// ends at e_p = s + p + max over q <= p of W_q; an output chain drains its PEs' words in chain
+// order, each PE's once it has ended, so output o ends at the latest over the PEs p that send on
+// it of e_p + 2 + (o's words from PE p on). The phase ends at the latest of s and the outputs'
+// ends; a tile with no band point is not a phase.
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "sadsl/comm/architecture.hpp"
+#include "sadsl/model/expr.hpp"
+
+namespace sadsl::modeling {
+
+/// The latency of architecture a's design (one space loop, along which a PE runs one value: no
+/// latency-hiding or SIMD factor there; every tile a phase of its own) at the point whose kernel
+/// params are `sizes` (kernel::params() order) and whose band loops are tiled by `t1` into
+/// `tiles` (band order), the origin of tile T_x at t1[x] x T_x. `elements_per_word(tensor, input)`
+/// gives the packing of the tensor's DRAM network in that direction. Sum and maximum indices
+/// are numbered from next_index (advanced past them). sadsl::error for a design it does not
+/// describe.
+model::expr chain_phases_latency(const architecture& a, const std::vector<model::expr>& sizes,
+                                 const std::vector<model::expr>& t1, const std::vector<model::expr>& tiles,
+                                 const std::function<model::expr(const tensor_id&, bool input)>& elements_per_word,
+                                 std::size_t& next_index);
+
+}  // namespace sadsl::modeling
