@@ -77,7 +77,12 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
   expr in = 0;
   for (const auto& t : traffic)
     if (t.input) in = model::max(in, count_bound(t.values, bound, next_index) / elements_per_word(t.tensor, true));
-  const expr start = in + expr(2);
+  // The FIFO hops of LU's one-dimensional networks (DRAM module, one I/O level, the PEs) at the
+  // timed simulation's FIFO latency of 1, as measured (docs/modeling.md): the first PE starts 2
+  // cycles after the last input word left DRAM, and an output's DRAM module sends a PE's first
+  // word 2 cycles after that PE's last unit.
+  const expr hops = 2;
+  const expr start = in + hops;
   const expr last_pe = t1[chain] - expr(1);
   const expr end_p = start + p + model::maximum(q, expr(0), p, work_q);
   expr phase = start;
@@ -87,7 +92,7 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     sent = isl::manage(isl_set_align_params(sent.release(), isl_set_get_space(box.get())));
     expr own = count_bound(along_chain(sent, chain, origin, true), at_p, next_index);
     expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
-    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + expr(2) + behind)));
+    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + behind)));
   }
   expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
   for (size_t x = b.loops.size(); x-- > 0;) latency = model::sum(tiling.index[x], expr(0), tiles[x] - expr(1), latency);

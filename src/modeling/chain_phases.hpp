@@ -8,7 +8,8 @@
 // ends at e_p = s + p + max over q <= p of W_q; an output chain drains its PEs' words in chain
 // order, each PE's once it has ended, so output o ends at the latest over the PEs p that send on
 // it of e_p + 2 + (o's words from PE p on). The phase ends at the latest of s and the outputs'
-// ends; a tile with no band point is not a phase.
+// ends; a tile with no band point is not a phase. The 2s are the FIFO hops of a network with one
+// I/O level at a FIFO latency of 1 (the timed simulation's defaults, which the models assume).
 #include <cstddef>
 #include <functional>
 #include <vector>
