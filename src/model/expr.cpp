@@ -472,7 +472,7 @@ double evaluate_any(const expr& e, std::span<const double> params, index_values&
 
 // Term by term, the index ascending: the order the emitted code adds (or compares) in. A
 // maximum keeps a NaN term: once NaN, no term compares greater.
-double evaluate_sum(const expr& e, std::span<const double> params, index_values& indices) {
+double evaluate_reduction(const expr& e, std::span<const double> params, index_values& indices) {
   double lo = evaluate_any(e.lhs(), params, indices), hi = evaluate_any(e.rhs(), params, indices);
   if (!std::isfinite(lo) || !std::isfinite(hi)) return std::numeric_limits<double>::quiet_NaN();
   std::size_t id = e.index_id();
@@ -501,7 +501,7 @@ double evaluate_shallow(const expr& e, std::span<const double> params, index_val
     case op::parameter: return params[e.parameter_index()];
     case op::index: return evaluate_index(e, indices);
     case op::sum:
-    case op::maximum: return evaluate_sum(e, params, indices);
+    case op::maximum: return evaluate_reduction(e, params, indices);
     case op::ceil:
     case op::floor: return apply(e.kind(), evaluate_shallow(e.lhs(), params, indices), 0);
     default:
@@ -523,7 +523,7 @@ double evaluate_deep(const expr& root, std::span<const double> params, index_val
     if (f.e->depth() <= recursion_limit) {
       values.push_back(evaluate_shallow(*f.e, params, indices));
     } else if (is_reduction(kind)) {
-      values.push_back(evaluate_sum(*f.e, params, indices));  // one frame per nested sum
+      values.push_back(evaluate_reduction(*f.e, params, indices));  // one frame per nested sum or maximum
     } else if (!f.operands_done) {
       work.push_back({f.e, true});
       if (is_binary(kind)) work.push_back({&f.e->rhs(), false});

@@ -84,7 +84,7 @@ relaxation::dual relaxation::walk_node(const model::expr& e, const double* x, wa
       SADSL_INTERNAL_ASSERT(e.index_id() < state.indices.size(), "an index outside its sum");
       return {state.indices[e.index_id()], gradient(n)};
     case op::sum:
-    case op::maximum: return walk_sum(e, x, state);
+    case op::maximum: return walk_reduction(e, x, state);
     default: break;
   }
   dual a = walk(e.lhs(), x, state);
@@ -109,7 +109,7 @@ relaxation::dual relaxation::walk_node(const model::expr& e, const double* x, wa
   return r;
 }
 
-relaxation::dual relaxation::walk_sum(const model::expr& e, const double* x, walk_state& state) const {
+relaxation::dual relaxation::walk_reduction(const model::expr& e, const double* x, walk_state& state) const {
   double lo = std::ceil(walk(e.lhs(), x, state).value), hi = std::floor(walk(e.rhs(), x, state).value);
   dual total{0, gradient(variable_param_.size())};
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {std::numeric_limits<double>::quiet_NaN(), total.d};

@@ -23,7 +23,7 @@ private:
   struct walk_state;
   dual walk(const model::expr& e, const double* x, walk_state& state) const;
   dual walk_node(const model::expr& e, const double* x, walk_state& state) const;
-  dual walk_sum(const model::expr& e, const double* x, walk_state& state) const;
+  dual walk_reduction(const model::expr& e, const double* x, walk_state& state) const;
 
   const design_space& space_;
   std::vector<double> base_;               ///< problem sizes
