@@ -46,7 +46,9 @@ std::vector<std::size_t> search_order(const std::vector<design_space>& spaces, c
     // At most a tenth of a time budget goes to the ranking (models evaluated by the interpreter
     // take microseconds a point).
     quick.seconds = options.seconds > 0 ? options.seconds / (10.0 * static_cast<double>(spaces.size())) : 0;
-    quick.max_evaluations = ranking_evaluations;
+    // No more draws than the space has points (a small space, LU's 7^3 tilings, whose models
+    // sum over thousands of tiles a point, is searched whole by the exact search anyway).
+    quick.max_evaluations = static_cast<std::uint64_t>(std::min(static_cast<double>(ranking_evaluations), spaces[d].point_count()));
     quick.threads = 1;
     quick.cutoff = std::numeric_limits<double>::infinity();
     quick.on_progress = nullptr;
