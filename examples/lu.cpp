@@ -3,17 +3,21 @@
 // L_tmp carry a row of U along j and a column of L along i. The loop nest is triangular (j and i
 // start at k), so every design's partial tiles are guarded rather than zero-padded.
 //
-// sadsl does not build performance models of triangular designs yet (docs/modeling.md, "Open"),
-// so this example does not tune with a model: it ranks the designs by the timed simulation, the
-// oracle the models are checked against (comm/timed_simulation.hpp), at the problem size itself.
-// First every design at one tiling, then the best design at every tiling of powers of two that
-// fits the U250 (0.7 of its DSP and BRAM). It writes generated/lu/ (or the folder given as first
-// argument): polyhedral.txt, designs.txt, report.md (both rankings and the chosen design's phases,
-// from a traced timed run), tuned.json (the chosen design and point, its simulated cycles,
-// throughput and resources), architecture.txt, architecture.dot and the chosen design's HLS
-// project; then it C-simulates that project (g++ against sadsl's
-// simulation headers, sequentially as Vitis csim) at the problem size; `--no-csim` as second
-// argument skips that. Deterministic: the simulation is a pure function of the architecture.
+// sadsl's compiler models LU's nine one-dimensional designs (a chain of PEs: docs/modeling.md,
+// "Triangular designs") and not yet its two-dimensional ones, which are the fastest. So compile()
+// tunes the one-dimensional designs with their models and writes that flow's output under
+// modeled/ (polyhedral.txt, designs.txt, tuned.json, the symbolic architecture and the tuned
+// design's HLS project), and this example checks the tuned point against the timed simulation;
+// then it ranks every design by the timed simulation, the oracle the models are checked against
+// (comm/timed_simulation.hpp), at the problem size itself: first every design at one tiling, then
+// the best design at every tiling of powers of two that fits the U250 (0.7 of its DSP and BRAM).
+// It writes generated/lu/ (or the folder given as first argument): report.md (the model-tuned
+// point, both rankings and the chosen design's phases, from a traced timed run), tuned.json (the
+// chosen design and point, its simulated cycles, throughput and resources), architecture.txt,
+// architecture.dot and the chosen design's HLS project; then it C-simulates that project (g++
+// against sadsl's simulation headers, sequentially as Vitis csim) at the problem size;
+// `--no-csim` as second argument skips that. Deterministic: the simulation is a pure function of
+// the architecture.
 #include "example_flow.hpp"
 
 #include <sadsl/comm/dump.hpp>
@@ -22,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -201,7 +206,7 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   std::vector<std::string> order;
   for (const auto& l : d.tile_order) order.push_back(l.name());
   j["tile_order"] = order;
-  j["chosen_by"] = "timed simulation (sadsl has no performance model of triangular designs yet)";
+  j["chosen_by"] = "timed simulation (sadsl has no performance model of LU's two-dimensional designs yet)";
   j["device"] = device.name;
   for (const auto& p : lu.params()) j["problem"][p.name()] = p.value();
   for (const auto& [f, v] : c.point) j["params"][d.name_of(f)] = v;
@@ -219,20 +224,46 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   return j;
 }
 
+// The point compile() tuned with the models of the one-dimensional designs, checked against the
+// timed simulation: a paragraph of the report.
+std::string model_tuned(const compile_result& r, const kernel& lu, const tune::device& device) {
+  if (!r.tuned()) return fmt::format("No design was tuned with a model: {}\n", r.not_tuned);
+  const design& d = r.best_design();
+  architecture a = build_architecture(d, {r.best_point(), {}, false});
+  buffers data(lu);
+  data.randomize_inputs(1);
+  int64_t timed = simulate_timed(a, data, timing_on(device)).cycles;
+  double predicted = r.tuned_configuration().value("latency", 0.0);
+  auto why = std::find_if(r.not_modeled.begin(), r.not_modeled.end(), [](const std::string& w) { return !w.empty(); });
+  return fmt::format(
+      "compile() tuned the {} designs it models (the one-dimensional arrays; the two-dimensional ones: \"{}\") with "
+      "sadsl's own models: {} at {}, predicted {:.0f} cycles, timed simulation {} ({:+.2f}%). Its configuration and HLS "
+      "project are in modeled/.\n",
+      r.spaces.size(), why == r.not_modeled.end() ? std::string("none") : *why, d.name(), point_text(d, r.best_point()),
+      predicted, timed, 100 * (predicted / static_cast<double>(timed) - 1));
+}
+
 int run(int argc, char** argv) {
   kernel lu = describe_lu();
   compile_options options;
-  options.output = argc > 1 ? argv[1] : "generated/lu";
+  const std::filesystem::path output = argc > 1 ? argv[1] : "generated/lu";
+  options.output = output / "modeled";
+  options.hls.sim_include = "../../../../include/sadsl/sim";  // from generated/lu/modeled/<design>/ (make csim)
   // compile() builds the program and the designs, checks each design on a reduced instance with
-  // the interpreter and the executor, asks sadsl's compiler for models (it has none of triangular
-  // designs, and says why) and writes polyhedral.txt and designs.txt; the ranking below stands in
-  // for the tuner. Once the compiler models LU, this example is run_flow (example_flow.hpp).
+  // the interpreter and the executor, asks sadsl's compiler for models (of the one-dimensional
+  // designs; it says why not of the others), tunes those and writes that flow's files under
+  // modeled/; the ranking below covers every design. Once the compiler models every LU design,
+  // this example is run_flow (example_flow.hpp).
   options.models = compiler_models(options.device);
+  options.method = "exact";
+  options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
+  options.search.threads = 0;  // on every core: the optimum and its ties do not depend on the threads
   compile_result r = compile(lu, options);
   const std::vector<design>& ds = r.designs;
   std::printf("lu: %zu designs, each verified by the interpreter and the architecture executor\n", ds.size());
-  std::printf("not tuned: %s\nranking them by the timed simulation instead\n", r.not_tuned.c_str());
   const tune::device& device = options.device;
+  const std::string tuned_by_model = model_tuned(r, lu, device);
+  std::printf("%sranking every design by the timed simulation\n", tuned_by_model.c_str());
 
   // 1. Every design at k, j, i tiles of 32: a 32 x 32 array for the two-dimensional designs.
   std::vector<candidate> designs_at_32;
@@ -253,10 +284,11 @@ int run(int argc, char** argv) {
 
   std::string report = fmt::format(
       "# lu: {} designs ranked by the timed simulation on the {} (N = {})\n\n"
-      "sadsl has no performance model of triangular designs yet: each row is a timed simulation of the "
+      "## Tuned with sadsl's models\n\n{}\n"
+      "sadsl has no performance model of LU's two-dimensional designs yet: each row below is a timed simulation of the "
       "design's architecture (II 1, FIFO latency 1, {:.0f} bytes per cycle per DRAM port) at the problem size.\n\n"
       "## Every design at tiles of 32\n\n{}\n## {} at tiles of 16, 32 and 64\n\n{}",
-      ds.size(), device.name, lu.params()[0].value(), device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
+      ds.size(), device.name, lu.params()[0].value(), tuned_by_model, device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
       table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device));
   architecture a = build_architecture(ds[chosen], {best.point, {}, false});
   report += fmt::format(
@@ -265,19 +297,19 @@ int run(int argc, char** argv) {
       "({}), else it moves one float a word.\n\n{}",
       ds[chosen].name(), point_text(ds[chosen], best.point), packed_networks(a), phase_table(a, lu, device));
   auto config = configuration(ds[chosen], best, lu, r.work, device);
-  if (!options.output.empty()) {
-    write(options.output, "report.md", report);
-    write(options.output, "tuned.json", config.dump(2) + "\n");
-    write(options.output, "architecture.txt", dump_architecture(a));
-    write(options.output, "architecture.dot", architecture_dot(a));
+  if (!output.empty()) {
+    write(output, "report.md", report);
+    write(output, "tuned.json", config.dump(2) + "\n");
+    write(output, "architecture.txt", dump_architecture(a));
+    write(output, "architecture.dot", architecture_dot(a));
     hls_options hls;
     hls.sim_include = "../../../include/sadsl/sim";  // from generated/lu/<design>/ (make csim)
-    write_hls_project(a, options.output / design_folder(ds[chosen]), hls);
+    write_hls_project(a, output / design_folder(ds[chosen]), hls);
   }
   for (const auto& s : r.steps) std::printf("  %-12s %8.3f s\n", s.name.c_str(), s.seconds);
   std::printf("\n%s\nbest: %s, %lld cycles (timed simulation), %.1f GFLOP/s, %lld DSP\npoint: %s\nwrote %s\n", report.c_str(),
               ds[chosen].name().c_str(), static_cast<long long>(best.cycles), config.value("throughput", 0.0),
-              static_cast<long long>(best.used.dsp), point_text(ds[chosen], best.point).c_str(), options.output.c_str());
+              static_cast<long long>(best.used.dsp), point_text(ds[chosen], best.point).c_str(), output.c_str());
   if (argc > 2 && std::string(argv[2]) == "--no-csim") return 0;
   std::printf("\nC simulation of the chosen design ");
   if (!sadsl_examples::csim_sequential(a, "lu")) {

@@ -43,6 +43,20 @@ isl::set along_chain(const isl::set& s, size_t x, const std::string& origin, boo
   return isl::manage(isl_set_add_constraint(t, c));
 }
 
+// Whether a's network of `tensor` out to DRAM drains through a chain of modules beside the PEs
+// (one at I/O level 1 per PE: a word of PE p passes p of them), not straight from one PE into a
+// module buffered above them (LU [j]'s U_tmp, leaving from the chain's last PE).
+bool drains_along_chain(const architecture& a, const tensor_id& tensor) {
+  for (size_t n = 0; n < a.networks.size(); ++n) {
+    if (a.networks[n].tensor != tensor || a.networks[n].input) continue;
+    size_t level_one = 0;
+    for (const auto& k : a.modules)
+      if (k.network == static_cast<int>(n) && k.level == 1) level_one += k.instances.size();
+    if (level_one > 1) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes, const std::vector<expr>& t1,
@@ -90,9 +104,20 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     if (t.input) continue;
     isl::set sent = t.values.apply(b.embedding).extract_set(points.space());
     sent = isl::manage(isl_set_align_params(sent.release(), isl_set_get_space(box.get())));
-    expr own = count_bound(along_chain(sent, chain, origin, true), at_p, next_index);
+    isl::set own_set = along_chain(sent, chain, origin, true);
+    expr own = count_bound(own_set, at_p, next_index);
+    // Where the PE before p sends nothing (p is the first that does, or follows a gap), p's
+    // first word passes p idle drain modules with nothing ahead of it (a diagonal tile's first
+    // active PE stands down the chain); behind a PE that sends, that passage overlaps the words
+    // before it.
+    expr first = 0;
+    if (drains_along_chain(a, t.tensor)) {
+      std::map<std::string, expr> at_before = bound;
+      at_before.emplace(pe_param, p - expr(1));
+      first = expr(1) - model::min(expr(1), count_bound(own_set, at_before, next_index));
+    }
     expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
-    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + behind)));
+    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + first * p + behind)));
   }
   expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
   for (size_t x = b.loops.size(); x-- > 0;) latency = model::sum(tiling.index[x], expr(0), tiles[x] - expr(1), latency);

@@ -24,6 +24,8 @@
 #include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
+#include "tile_traffic.hpp"
+#include "triangular_phases.hpp"
 
 namespace sadsl {
 
@@ -87,7 +89,10 @@ public:
       : d_(d), o_(o), m_(m), sym_(sym), prog_(*d.band->source), s_(d, m) {}
 
   void build(const architecture& a) {
-    if (a.padding == padding_mode::guarded) {
+    triangular_ = s_.triangular();
+    template_ = &a;
+    if (triangular_) refuse_outside_triangular(a);
+    if (a.padding == padding_mode::guarded && !triangular_) {
       zero_padding z = check_zero_padding(d_);
       if (z.valid() || !z.whole_tiles_at_divisors)
         throw error(fmt::format("design {}: its partial tiles are guarded ({}); sadsl models a guarded design only at "
@@ -114,10 +119,14 @@ public:
       expr instances = instance_count(kind);
       check(fmt::format("design {}: instances of module {}", d_.name(), kind.name), instances,
             static_cast<int64_t>(kind.instances.size()));
-      timings.push_back(module_timing(a, static_cast<int>(k)));
-      // A module that runs in no tile at a point (a reload network when its loop has one tile)
-      // is not built there.
-      active_kind_.push_back(activity(timings.back().ranges));
+      if (triangular_) {
+        active_kind_.push_back(moves(a, kind));  // its part cycles differ from tile to tile: not measured
+      } else {
+        timings.push_back(module_timing(a, static_cast<int>(k)));
+        // A module that runs in no tile at a point (a reload network when its loop has one tile)
+        // is not built there.
+        active_kind_.push_back(activity(timings.back().ranges));
+      }
       instances = instances * active_kind_.back();
       if (kind.role != module_role::pe) lut_io.add(instances);
       symbolic_module& out = sym_.modules.emplace_back();
@@ -136,7 +145,7 @@ public:
         uram.add(copies, out.buffers.back().uram);  // none where no buffer can be URAM
         ff.add(copies, out.buffers.back().register_bits);
       }
-      if (kind.dram) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
+      if (kind.dram && !triangular_) add_port_bytes(a.networks.at(static_cast<size_t>(kind.network)).tensor, kind);
     }
     for (size_t k = 0; k < a.modules.size(); ++k) add_ports(a, k);
     for (const auto& m : sym_.modules) {  // after add_ports, which may add dummies
@@ -144,18 +153,9 @@ public:
       for (const auto& q : m.ports)
         if (q.input) ff.add(m.instances * q.present, fifo_ff_of(q.lanes * expr(static_cast<double>(bits_of(q.element)))));
     }
+    if (triangular_) add_triangular_phases(a);
     for (const auto& port : m_.dram_ports) offchip.add(port.bytes);
-    modeling::pe_frame pe = frame_of_pe(a);
-    std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
-    modeling::fifo_storage deep =
-        modeling::deep_fifo_storage(a, s_, sym_.modules, hops, [&](int k) { return tokens_per_tile(a, k); });
-    bram.add(deep.bram18k);
-    ff.add(deep.ff);
-    modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
-    frame_.pe_tile = timings.front().step;
-    modeling::set_wavefronts(a, s_, hops, timings);
-    modeling::staggered_drains(a, s_, timings);
-    m_.modules = modeling::compose_latency(frame_, timings);
+    if (!triangular_) compose_rectangular_latency(a, timings, bram, ff);
     int64_t per_lane = 0, ff_per_lane = 0;
     for (const auto& st : prog_.statements()) {
       per_lane += statement_dsp(st);
@@ -176,6 +176,88 @@ public:
   }
 
 private:
+  // A triangular design (symbols::triangular) is modeled by the phases of its tiles: it must run
+  // its partial tiles guarded (a padded triangle would run the padding's instances too), at a
+  // DRAM port that moves a word a cycle (the composition's pace), with no partial-sum chain (its
+  // FIFOs deepened: comm/fifo_depths.hpp).
+  void refuse_outside_triangular(const architecture& a) const {
+    if (a.padding != padding_mode::guarded)
+      throw error(fmt::format("design {}: a triangular design runs its partial tiles guarded, not zero-padded", d_.name()));
+    if (o_.dram_bytes_per_cycle < 64)
+      throw error(fmt::format("design {}: sadsl models a triangular design at a DRAM bandwidth of a 512-bit word a cycle "
+                              "or more (64 bytes), not {} bytes a cycle",
+                              d_.name(), o_.dram_bytes_per_cycle));
+    for (const auto& f : a.fifos)
+      if (f.depth != 2)
+        throw error(fmt::format("design {}: sadsl models a triangular design whose PEs pass no partial sums; this one "
+                                "deepens {} along a partial-sum chain",
+                                d_.name(), f.name));
+  }
+
+  // 1 where module kind k of a triangular design is built, else 0: a PE always, an I/O module
+  // where its network moves some value (LU's U_tmp crosses tiles of j only where j has two or
+  // more: its network is built there). Its tensor's traffic in a run, from the tiles' counts
+  // (modeling/triangular_phases.hpp), is also its DRAM port's.
+  expr moves(const architecture& a, const module_kind& k) {
+    if (k.network < 0) return 1;
+    if (moved_.empty()) moved_ = modeling::triangular_traffic(a, s_, next_index_);
+    const io_network& net = a.networks.at(static_cast<size_t>(k.network));
+    for (const auto& m : moved_)
+      if (m.tensor == net.tensor && m.input == net.input) return model::min(expr(1), m.values);
+    return 0;
+  }
+
+  // Its latency, one module of every phase, and its DRAM ports' bytes (modeling/triangular_phases.hpp).
+  void add_triangular_phases(const architecture& a) {
+    auto pack = [&](const tensor_id& tensor, bool input) {
+      for (size_t n = 0; n < a.networks.size(); ++n) {
+        if (a.networks[n].tensor != tensor || a.networks[n].input != input) continue;
+        for (const auto& k : a.modules)
+          if (k.dram && k.network == static_cast<int>(n)) return networks_.at(n).pack;
+      }
+      throw error(fmt::format("design {}: tensor {} moves {} DRAM but no network of it does; sadsl cannot model it",
+                              d_.name(), tensor.name(), input ? "from" : "to"));
+    };
+    // Where a loop has one tile, a triangle's chunks are narrower than the tile's box (LU's L_tmp
+    // along j spans 1 .. N - 1 in a tile of N); from two tiles on, some tile's chunk is whole. A
+    // tile of one value along a loop makes phases of a few cycles each, whose fixed costs the
+    // composition does not count (LU's [k] at k_t1 = 24, j_t1 = i_t1 = 1: half the cycles).
+    for (const auto& l : d_.band->loop_ids()) {
+      const modeling::loop_terms& t = s_.loop(l);
+      m_.constraints.push_back({model::constraint::kind::at_least, t.tiles, expr(2),
+                                fmt::format("two or more tiles along {} (a triangular design)", l.name())});
+      m_.constraints.push_back({model::constraint::kind::at_least, t.t1, expr(2),
+                                fmt::format("two or more values of {} a tile (a triangular design)", l.name())});
+    }
+    expr latency = modeling::triangular_latency(a, s_, pack, next_index_);
+    m_.modules = {{"phases", model::module_role::compute, model::make_leaf(latency), std::nullopt, std::nullopt}};
+    for (const auto& m : moved_) {
+      auto layout = std::find_if(a.layouts.begin(), a.layouts.end(), [&](const host_layout& h) { return h.tensor == m.tensor; });
+      SADSL_INTERNAL_ASSERT(layout != a.layouts.end(), "a tensor that moves through DRAM has an array there: " + m.tensor.name());
+      expr bytes = m.values * expr(static_cast<double>(type_size(layout->element)));
+      auto port = std::find_if(m_.dram_ports.begin(), m_.dram_ports.end(), [&](const model::dram_port& p) { return p.tensor == m.tensor; });
+      if (port == m_.dram_ports.end()) m_.dram_ports.push_back({m.tensor, bytes});
+      else port->bytes = port->bytes + bytes;
+    }
+  }
+
+  // A rectangular design's latency: each module's timing per tile composed over the tiles
+  // (latency.hpp), and the FIFOs deepened along partial-sum chains (their storage in bram, ff).
+  void compose_rectangular_latency(const architecture& a, std::vector<modeling::module_timing>& timings,
+                                   modeling::integer_sum& bram, modeling::integer_sum& ff) {
+    modeling::pe_frame pe = frame_of_pe(a);
+    std::vector<expr> hops = modeling::wavefront_hops(a, s_, pe);
+    modeling::fifo_storage deep =
+        modeling::deep_fifo_storage(a, s_, sym_.modules, hops, [&](int k) { return tokens_per_tile(a, k); });
+    bram.add(deep.bram18k);
+    ff.add(deep.ff);
+    modeling::single_buffered_drains(a, pe, o_.timing, modeling::full_wavefront(s_, hops), timings);
+    frame_.pe_tile = timings.front().step;
+    modeling::set_wavefronts(a, s_, hops, timings);
+    modeling::staggered_drains(a, s_, timings);
+    m_.modules = modeling::compose_latency(frame_, timings);
+  }
+
   struct network_terms {
     std::vector<expr> box;
     expr pack = 1;
@@ -208,6 +290,7 @@ private:
     network_terms t;
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
+    if (triangular_) slice_boxes(a, n, t.box);
     // A guarded architecture packs a network whose chunks are whole boxes, which they are at
     // every point the model covers (whole tiles, builder::add_whole_tiles) when they are at the
     // template, and whose buffer is registers (register_buffer_elements or fewer:
@@ -228,6 +311,14 @@ private:
         t.pack = model::max(expr(1), t.pack * registers);
         t.inverse_pack = model::max(t.inverse_pack, block_ram);
       }
+      if (triangular_ && crosses_bounding_tiles(net)) {
+        // A triangular design's chunks that move at a tile of a bounding loop past its first
+        // (LU's V, from one tile of k to the next) are whole boxes where the template's are and
+        // the tiles are aligned (symbols::tiles_aligned); elsewhere one element a word.
+        expr aligned = s_.tiles_aligned();
+        t.pack = model::max(expr(1), t.pack * aligned);
+        t.inverse_pack = model::max(t.inverse_pack, expr(1) - aligned);
+      }
     }
     t.cluster_order = net.cluster_order;
     t.buffered_level = net.buffered_level;
@@ -239,6 +330,39 @@ private:
     sym_.networks.push_back({net.name, net.tensor, net.kind, net.input, t.element, t.box, t.pack, offsets,
                              packs ? dram_word_bits / bits_of(t.element) : 1, packs && guarded_});
     networks_.push_back(std::move(t));
+  }
+
+  // A triangular design's buffer holds, of the box its accesses span in a tile, what crosses the
+  // tile's boundary or what a guard selects: along such a dim a network's chunk is one value thick
+  // (LU's U_tmp: the column before the tile's first j; U: the row j == k), and a PE keeps one
+  // value fewer than the span where the last one leaves the tile (LU's [j] keeps V of all but
+  // the tile's last k: none at t_k = 1). Which one is read off the template's extent (its
+  // factors are 8, so the three differ) and checked with the others.
+  expr sliced(const expr& span, int64_t at_template) const {
+    const double v = model::evaluate(span, values_);
+    if (!triangular_ || v == static_cast<double>(at_template)) return span;
+    if (at_template == 1) return 1;
+    if (v - 1 == static_cast<double>(at_template)) return span - expr(1);
+    return span;  // the check that follows says what the model lacks
+  }
+
+  // Whether network net moves values at a tile past the first of a loop that bounds another.
+  bool crosses_bounding_tiles(const io_network& net) {
+    if (!traffic_) traffic_ = modeling::tile_traffic_of(*template_);
+    for (const auto& t : *traffic_)
+      if (t.tensor == net.tensor && t.input == net.input)
+        for (size_t x : s_.bounding_loops())
+          if (modeling::moves_past_first_tile(*d_.band, t, x)) return true;
+    return false;
+  }
+
+  void slice_boxes(const architecture& a, size_t n, std::vector<expr>& box) const {
+    for (const auto& k : a.modules) {
+      if (k.network != static_cast<int>(n) || !k.buffered) continue;
+      const std::vector<int64_t>& extents = k.buffers.at(0).extents;
+      for (size_t dim = 0; dim < box.size() && dim < extents.size(); ++dim) box[dim] = sliced(box[dim], extents[dim]);
+      return;
+    }
   }
 
   expr instance_count(const module_kind& k) const {
@@ -519,9 +643,11 @@ private:
           if (st.reads[r].tensor->id() == b.tensor) accesses.push_back({st.id, static_cast<int>(r)});
       }
       out.extents = s_.box(accesses);
-      for (size_t dim = 0; dim < out.extents.size(); ++dim)
+      for (size_t dim = 0; dim < out.extents.size(); ++dim) {
+        out.extents[dim] = sliced(out.extents[dim], b.extents.at(dim));
         check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name), out.extents[dim],
               b.extents.at(dim));
+      }
     }
     expr size = 1;
     for (const auto& e : out.extents) size = size * e;
@@ -618,16 +744,21 @@ private:
   // A space loop along which the PEs forward partial sums (a flow group: the PEs reduce along it)
   // needs two or more PEs for the architecture the model describes: with one, the partial sums
   // stay in the PE and the networks that reload or drain them are others (MM's [j,k] with
-  // k_t1 = k_t2 drains C instead of reloading it).
+  // k_t1 = k_t2 drains C instead of reloading it). So does one along which computed values flow
+  // (LU's U_tmp along j): with one PE they go through DRAM instead.
   void add_reduction_grids(const architecture& a) {
     for (size_t i = 0; i < d_.space.size(); ++i) {
-      bool reduces = false;
+      bool flows = false, partial_sums = false;
       for (const auto& n : a.networks)
         for (const auto& st : prog_.statements())
-          reduces = reduces || (n.along && static_cast<size_t>(*n.along) == i && st.write.tensor->id() == n.tensor);
-      if (!reduces) continue;
+          if (n.along && static_cast<size_t>(*n.along) == i && st.write.tensor->id() == n.tensor) {
+            flows = true;
+            partial_sums = partial_sums || reads_itself(st);
+          }
+      if (!flows) continue;
       m_.constraints.push_back({model::constraint::kind::at_least, s_.grid(i), expr(2),
-                                fmt::format("two or more PEs along {} (partial sums flow between them)", d_.space[i].name())});
+                                fmt::format("two or more PEs along {} ({} flow between them)", d_.space[i].name(),
+                                            partial_sums ? "partial sums" : "values")});
       sym_.constraints.push_back(m_.constraints.back());
     }
   }
@@ -711,6 +842,11 @@ private:
   const modeling_options& o_;
   model::design_model& m_;
   bool guarded_ = false;  // the architecture runs partial tiles guarded (modeled at whole tiles)
+  bool triangular_ = false;  // a band loop's bounds depend on an outer loop (symbols::triangular)
+  const architecture* template_ = nullptr;
+  std::optional<std::vector<modeling::tile_traffic>> traffic_;  // of a triangular design's tiles
+  std::vector<modeling::moved_values> moved_;  // ... and its values moved in a run
+  size_t next_index_ = 0;                      // of the model's sums and maxima
   symbolic_architecture& sym_;
   const program& prog_;
   symbols s_;
@@ -755,9 +891,10 @@ void read_template(const design& d, const modeling_options& options, model::desi
                             options.dram_bytes_per_cycle));
   m.name = d.name();
   m.source = "sadsl";
-  {  // what the symbols cannot express (triangular extents) is refused before the template is built
+  bool triangular = false;
+  {  // what the symbols cannot express (non-affine extents) is refused before the template is built
     model::design_model scratch;
-    symbols early(d, scratch);
+    triangular = symbols(d, scratch).triangular();
   }
   const kernel& k = d.band->source->kernel();
   // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
@@ -778,7 +915,8 @@ void read_template(const design& d, const modeling_options& options, model::desi
   // A guarded design is modeled where its tiles are whole (builder::add_whole_tiles): its band
   // params 8 x (3 + n), three or more tiles of the template's first-level factors (8), distinct.
   zero_padding z = check_zero_padding(d);
-  const bool whole_tiles = !z.valid() && z.whole_tiles_at_divisors;
+  // So is a triangular one (its tiles' phases: modeling/triangular_phases.hpp).
+  const bool whole_tiles = (!z.valid() && z.whole_tiles_at_divisors) || triangular;
   scoped_sizes sizes(k, [&](int64_t n, int64_t) {
     int loops = bounds_band[static_cast<size_t>(n)];
     if (whole_tiles && loops > 0) return 8 * (3 + n);

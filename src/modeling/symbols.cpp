@@ -40,14 +40,14 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
       x.divides.push_back(index.at(*f.parent));
       m.params[index.at(*f.parent)].split_by = index.at(f.id);
     } else {
-      affine extent = d.band->extent(f.id.loop);
-      x.upper_bound = of_params(extent, "the extent of loop " + f.id.loop.name());
+      param_affine extent = box_extent(f.id.loop);
+      x.upper_bound = of_params(extent);
       // The tuner knows a tiled loop by its problem size's split_by chain.
-      if (extent.constant() == 0 && extent.terms().size() == 1 && extent.terms()[0].coefficient == 1) {
-        const detail::symbol_node& param = *extent.terms()[0].symbol;
+      if (extent.constant == 0 && extent.terms.size() == 1 && extent.terms.begin()->second == 1) {
+        const uint64_t param = extent.terms.begin()->first;
         size_t size = size_of_loop(m, param, f.id.loop);
         m.params[size].split_by = index.at(f.id);
-        if (size != param_index_.at(param.seq)) {
+        if (size != param_index_.at(param)) {
           // A loop that shares its size counts with its own size parameter, so that the search's
           // bounds see each loop apart.
           expr own = expr::parameter(size, m.params[size].name);
@@ -57,11 +57,14 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
       }
     }
   }
+  for (const auto& l : d.band->loops)
+    for (const affine* bound : {&l->lo, &l->hi})
+      for (const auto& t : bound->terms()) triangular_ = triangular_ || t.symbol->kind != detail::symbol_kind::param;
   if (d.simd) simd_ = param({*d.simd, tile_level::simd});
   for (const auto& l : d.band->loop_ids()) {
     loop_terms t;
     auto own = loop_extent_.find(l);
-    t.extent = own != loop_extent_.end() ? own->second : of_params(d.band->extent(l), "the extent of loop " + l.name());
+    t.extent = own != loop_extent_.end() ? own->second : of_params(box_extent(l));
     t.t1 = param({l, tile_level::array_partition});
     t.tiles = model::ceil_div(t.extent, t.t1);
     t.space = std::find(d.space.begin(), d.space.end(), l) != d.space.end();
@@ -94,12 +97,12 @@ symbols::symbols(const design& d, model::design_model& m) : d_(d), prog_(*d.band
   add_frame_dim(simd_, d.simd ? std::optional<uint64_t>(d.simd->key()) : std::nullopt);
 }
 
-size_t symbols::size_of_loop(model::design_model& m, const detail::symbol_node& param, const loop_id& loop) {
-  size_t size = param_index_.at(param.seq);
+size_t symbols::size_of_loop(model::design_model& m, uint64_t param, const loop_id& loop) {
+  size_t size = param_index_.at(param);
   if (!m.params[size].split_by) return size;
   // Another loop is tiled by this size already (square MM's i, j, k over N): this loop gets a size
   // param of its own, of the same origin and value, so that each tiled loop has its chain.
-  std::string name = fmt::format("{}_{}", param.name, loop.name());
+  std::string name = fmt::format("{}_{}", m.params[size].name, loop.name());
   auto taken = [&](const std::string& n) {
     return std::any_of(m.params.begin(), m.params.end(), [&](const model::parameter& x) { return x.name == n; });
   };
@@ -121,6 +124,84 @@ expr symbols::of_params(const affine& a, const std::string& what) const {
     out = out + expr(static_cast<double>(t.coefficient)) * expr::parameter(param_index_.at(t.symbol->seq), t.symbol->name);
   }
   return out;
+}
+
+symbols::param_affine symbols::extreme(const affine& a, bool upper) const {
+  param_affine out;
+  out.constant = a.constant();
+  for (const auto& t : a.terms()) {
+    if (t.symbol->kind == detail::symbol_kind::param) {
+      out.terms[t.symbol->seq] += t.coefficient;
+      continue;
+    }
+    auto l = std::find_if(d_.band->loops.begin(), d_.band->loops.end(), [&](const auto& x) { return x->seq == t.symbol->seq; });
+    if (l == d_.band->loops.end())
+      throw error(fmt::format("design {}: a bound ({}) depends on loop {}, outside the band: sadsl cannot model it", d_.name(),
+                              a.str(), t.symbol->name));
+    // The loop runs over [lo, hi): its least value is lo's least, its largest hi's largest less 1.
+    bool largest = (t.coefficient > 0) == upper;
+    param_affine x = largest ? extreme((*l)->hi, true) : extreme((*l)->lo, false);
+    if (largest) x.constant -= 1;
+    out.constant += t.coefficient * x.constant;
+    for (const auto& [key, c] : x.terms) out.terms[key] += t.coefficient * c;
+  }
+  std::erase_if(out.terms, [](const auto& term) { return term.second == 0; });
+  return out;
+}
+
+symbols::param_affine symbols::box_extent(const loop_id& l) const {
+  const auto& loop = *d_.band->loops.at(d_.band->position(l));
+  for (const affine* bound : {&loop.lo, &loop.hi})
+    if (!bound->is_affine())
+      throw error(fmt::format("the extent of loop {} is not affine ({}): sadsl cannot model it", l.name(), bound->nonaffine_text()));
+  param_affine hi = extreme(loop.hi, true), lo = extreme(loop.lo, false);
+  param_affine out;
+  out.constant = hi.constant - lo.constant;
+  out.terms = hi.terms;
+  for (const auto& [key, c] : lo.terms) out.terms[key] -= c;
+  std::erase_if(out.terms, [](const auto& term) { return term.second == 0; });
+  return out;
+}
+
+expr symbols::of_params(const param_affine& a) const {
+  expr out = static_cast<double>(a.constant);
+  for (const auto& [key, c] : a.terms) {
+    const auto& params = prog_.kernel().params();
+    auto p = std::find_if(params.begin(), params.end(), [&](const auto& x) { return x.id().key() == key; });
+    SADSL_INTERNAL_ASSERT(p != params.end(), "a bound's param is the kernel's");
+    out = out + expr(static_cast<double>(c)) * expr::parameter(param_index_.at(key), p->name());
+  }
+  return out;
+}
+
+expr symbols::tiles_aligned() const {
+  expr out = 1;
+  for (const auto& l : d_.band->loops) {
+    // A PE's chunk spans one value of its space loop: no bound cuts it there.
+    if (loops_.at(l->loop_identity()).space) continue;
+    const expr& own = loops_.at(l->loop_identity()).t1;
+    std::set<uint64_t> seen;
+    for (const affine* bound : {&l->lo, &l->hi})
+      for (const auto& t : bound->terms()) {
+        if (t.symbol->kind == detail::symbol_kind::param || !seen.insert(t.symbol->seq).second) continue;
+        const loop_terms* outer = band_loop(t.symbol->seq);
+        SADSL_INTERNAL_ASSERT(outer, "a band loop's bounds depend on band loops only (symbols::extreme)");
+        // [own divides outer's factor]: 1 - min(1, the remainder).
+        expr remainder = outer->t1 - own * model::floor_div(outer->t1, own);
+        out = out * (expr(1) - model::min(expr(1), remainder));
+      }
+  }
+  return out;
+}
+
+std::vector<size_t> symbols::bounding_loops() const {
+  std::set<size_t> out;
+  for (const auto& l : d_.band->loops)
+    for (const affine* bound : {&l->lo, &l->hi})
+      for (const auto& t : bound->terms())
+        for (size_t x = 0; x < d_.band->loops.size(); ++x)
+          if (d_.band->loops[x]->seq == t.symbol->seq) out.insert(x);
+  return {out.begin(), out.end()};
 }
 
 expr symbols::grid(size_t i) const {
@@ -171,6 +252,27 @@ affine symbols::stored_index(const access_ref& a, size_t dim) const {
   return acc.index.at(original);
 }
 
+namespace {
+
+// The band loops a statement's guards equate with loop `seq` (LU's `if (i == k)`: i and k).
+std::vector<uint64_t> equated_loops(const statement_record& st, uint64_t seq) {
+  std::vector<uint64_t> out;
+  for (const auto& g : st.guards) {
+    if (g.negated) continue;
+    for (const auto& c : g.cond.constraints()) {
+      if (!c.equality || c.expr.terms().size() != 2) continue;
+      const auto &x = c.expr.terms()[0], &y = c.expr.terms()[1];
+      if (x.coefficient != -y.coefficient || std::abs(x.coefficient) != 1) continue;
+      if (x.symbol->kind != detail::symbol_kind::loop || y.symbol->kind != detail::symbol_kind::loop) continue;
+      if (x.symbol->seq == seq) out.push_back(y.symbol->seq);
+      if (y.symbol->seq == seq) out.push_back(x.symbol->seq);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
   SADSL_INTERNAL_ASSERT(!accesses.empty(), "a box of no accesses");
   const access_info& first = prog_.statement(accesses.front().statement).access(accesses.front());
@@ -189,6 +291,9 @@ std::vector<expr> symbols::box(const std::vector<access_ref>& accesses) const {
           if (!l) throw error(fmt::format("design {}: an access depends on loop {}, outside the band and not below it: sadsl "
                                           "does not model it yet", d_.name(), t.symbol->name));
           span = l->space ? l->w : l->t1;
+          // A loop a guard equates with another (i == k) spans no more than that one does.
+          for (uint64_t other : equated_loops(*prog_.statement(a.statement).record, t.symbol->seq))
+            if (const loop_terms* o = band_loop(other)) span = model::min(span, o->space ? o->w : o->t1);
         }
         // An index that is one loop spans that loop's extent: 1 + (span - 1), written as span (the
         // same integer), is the expression other terms share.

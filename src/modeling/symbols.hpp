@@ -55,8 +55,32 @@ public:
   static std::pair<expr, expr> pack_and_inverse(const std::vector<expr>& offsets, int element_bits);
   /// The value of an affine expression of kernel params (sadsl::error for loop terms).
   expr of_params(const affine& a, const std::string& what) const;
+  /// Whether some band loop's bounds depend on an outer loop (LU's j and i from k): its extent is
+  /// then that of the band's bounding box along it.
+  bool triangular() const { return triangular_; }
+  /// 1 where every time loop's tiles are aligned with those of the loops its bounds depend on
+  /// (each such loop's factor divides the other's: LU's j_t1 and i_t1 divide k_t1), else 0. At
+  /// the factors that divide the sizes a bound `x >= k` then never cuts a tile of x at a tile
+  /// origin of k, so the values crossing a tile boundary of k fill whole tiles of x. (A space
+  /// loop's PE holds one value of it, which no bound cuts.)
+  expr tiles_aligned() const;
+  /// The band positions of the loops some band loop's bounds depend on (LU's k).
+  std::vector<size_t> bounding_loops() const;
 
 private:
+  // An affine expression of kernel params: its constant and each param's coefficient (by key).
+  struct param_affine {
+    int64_t constant = 0;
+    std::map<uint64_t, int64_t> terms;
+  };
+  // The least (or, `upper`, the largest) value of a over the band: each band loop in it at the
+  // end of its own range that minimizes (maximizes) the term, recursively. The band's bounding
+  // box along a loop, exact where a loop's bounds depend on outer loops one at a time (LU).
+  param_affine extreme(const affine& a, bool upper) const;
+  // A band loop's extent over the bounding box: hi - lo, or for a triangular loop the largest hi
+  // less the least lo.
+  param_affine box_extent(const loop_id& l) const;
+  expr of_params(const param_affine& a) const;
   // The access index along stored dim `dim`.
   affine stored_index(const access_ref& a, size_t dim) const;
   const loop_terms* band_loop(uint64_t key) const;
@@ -64,7 +88,7 @@ private:
   void add_frame_dim(const expr& extent, std::optional<uint64_t> loop);
   // The model parameter of problem size `param` whose split_by chain tiles `loop`: the kernel
   // param's own, or a new one when another loop shares the param.
-  size_t size_of_loop(model::design_model& m, const detail::symbol_node& param, const loop_id& loop);
+  size_t size_of_loop(model::design_model& m, uint64_t param, const loop_id& loop);
 
   const design& d_;
   const program& prog_;
@@ -75,6 +99,7 @@ private:
   std::vector<expr> frame_;
   std::vector<std::optional<uint64_t>> frame_loop_;  // per frame dim: the loop it iterates (its key)
   expr simd_ = 1;
+  bool triangular_ = false;
 };
 
 }  // namespace sadsl::modeling

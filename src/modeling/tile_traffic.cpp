@@ -173,6 +173,20 @@ std::vector<tile_traffic> tile_traffic_of(const architecture& a) {
   return found;
 }
 
+bool moves_past_first_tile(const band& b, const tile_traffic& t, size_t x) {
+  const std::string origin = tile_param_names(b).at(x);
+  bool moves = false;
+  t.values.foreach_set([&](const isl::set& s) {
+    isl_set* past = s.copy();
+    int o = isl_set_find_dim_by_name(past, isl_dim_param, origin.c_str());
+    SADSL_INTERNAL_ASSERT(o >= 0, "a tile's sets have its origins as parameters");
+    past = isl_set_lower_bound_si(past, isl_dim_param, static_cast<unsigned>(o), 1);
+    moves = moves || !isl_set_is_empty(past);
+    isl_set_free(past);
+  });
+  return moves;
+}
+
 tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, const std::vector<model::expr>& t1,
                         std::size_t& next_index) {
   const kernel& k = b.source->kernel();

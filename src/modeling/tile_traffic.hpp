@@ -49,6 +49,10 @@ isl::set band_points(const band& b);
 /// not one of a's phase loops).
 std::vector<tile_traffic> tile_traffic_of(const architecture& a);
 
+/// Whether some tile whose origin along band loop `x` is past 0 moves values of t (LU's A: no,
+/// only the tiles of k's first tile read it; V: yes, from one tile of k to the next).
+bool moves_past_first_tile(const band& b, const tile_traffic& t, std::size_t x);
+
 /// What the parameters of a tile's sets stand for in a model: each kernel param its expression in
 /// `sizes` (kernel::params() order), each band loop x's tile extent t1[x] and its origin t1[x] x
 /// T_x, T_x the index `index[x]` (numbered from next_index, advanced past them) of the sum over
