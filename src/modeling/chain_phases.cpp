@@ -104,20 +104,14 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     if (t.input) continue;
     isl::set sent = t.values.apply(b.embedding).extract_set(points.space());
     sent = isl::manage(isl_set_align_params(sent.release(), isl_set_get_space(box.get())));
-    isl::set own_set = along_chain(sent, chain, origin, true);
-    expr own = count_bound(own_set, at_p, next_index);
-    // Where the PE before p sends nothing (p is the first that does, or follows a gap), p's
-    // first word passes p idle drain modules with nothing ahead of it (a diagonal tile's first
-    // active PE stands down the chain); behind a PE that sends, that passage overlaps the words
-    // before it.
-    expr first = 0;
-    if (drains_along_chain(a, t.tensor)) {
-      std::map<std::string, expr> at_before = bound;
-      at_before.emplace(pe_param, p - expr(1));
-      first = expr(1) - model::min(expr(1), count_bound(own_set, at_before, next_index));
-    }
+    expr own = count_bound(along_chain(sent, chain, origin, true), at_p, next_index);
+    // Where o drains through a module per PE, module p sends its PE's words once the PE has
+    // ended, then forwards those of the modules behind it, so PE p's words pass p modules after
+    // e_p before the L2 module takes them (a diagonal tile's first active PE stands down the
+    // chain, and a chain's last PE, whose work is the longest in [j] and [i], ends last).
+    const expr passage = drains_along_chain(a, t.tensor) ? p : expr(0);
     expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
-    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + first * p + behind)));
+    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + passage + behind)));
   }
   expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
   for (size_t x = b.loops.size(); x-- > 0;) latency = model::sum(tiling.index[x], expr(0), tiles[x] - expr(1), latency);

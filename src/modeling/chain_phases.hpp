@@ -7,9 +7,11 @@
 // in the tile) and s = in + 2: PE p starts a hop after PE p - 1 and cannot end before it, so it
 // ends at e_p = s + p + max over q <= p of W_q; an output chain drains its PEs' words in chain
 // order, each PE's once it has ended, so output o ends at the latest over the PEs p that send on
-// it of e_p + 2 + (o's words from PE p on). The phase ends at the latest of s and the outputs'
-// ends; a tile with no band point is not a phase. The 2s are the FIFO hops of a network with one
-// I/O level at a FIFO latency of 1 (the timed simulation's defaults, which the models assume).
+// it of e_p + 2 + (o's words from PE p on), plus p where o drains through a module per PE (each
+// sends its PE's words once the PE has ended, then forwards those behind it: PE p's words pass p
+// modules). The phase ends at the latest of s and the outputs' ends; a
+// tile with no band point is not a phase. The 2s are the FIFO hops of a network with one I/O
+// level at a FIFO latency of 1 (the timed simulation's defaults, which the models assume).
 #include <cstddef>
 #include <functional>
 #include <vector>

@@ -87,14 +87,14 @@ double check_lu(int64_t N, int64_t least, int trials, uint64_t seed) {
 
 TEST_CASE("triangular model: LU's one-dimensional designs, resources and traffic exact, latency within 2.5%",
           "[modeling][triangular]") {
-  // Tiles of 4 or more along every loop (docs/modeling.md, "Triangular designs": 177 of 180
-  // sampled points within 2%, the [i] designs down to -2.43%).
+  // Tiles of 4 or more along every loop (docs/modeling.md, "Triangular designs": 179 of 180
+  // sampled points within 2%, down to -2.25%).
   CHECK(check_lu(48, 4, 2, 11) <= 0.025);
 }
 
-TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 4%",
+TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 3%",
           "[modeling][triangular]") {
-  CHECK(check_lu(48, 2, 2, 5) <= 0.04);
+  CHECK(check_lu(48, 2, 2, 5) <= 0.03);
 }
 
 TEST_CASE("triangular model: its space is whole tiles of two or more values, two or more tiles a loop",
