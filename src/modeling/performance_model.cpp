@@ -181,8 +181,7 @@ private:
   // DRAM port that moves a word a cycle (the composition's pace), with no partial-sum chain (its
   // FIFOs deepened: comm/fifo_depths.hpp).
   void refuse_outside_triangular(const architecture& a) const {
-    if (a.padding != padding_mode::guarded)
-      throw error(fmt::format("design {}: a triangular design runs its partial tiles guarded, not zero-padded", d_.name()));
+    SADSL_INTERNAL_ASSERT(a.padding == padding_mode::guarded, "a triangle's partial tiles cannot be zero-padded");
     if (o_.dram_bytes_per_cycle < 64)
       throw error(fmt::format("design {}: sadsl models a triangular design at a DRAM bandwidth of a 512-bit word a cycle "
                               "or more (64 bytes), not {} bytes a cycle",
@@ -215,8 +214,8 @@ private:
         for (const auto& k : a.modules)
           if (k.dram && k.network == static_cast<int>(n)) return networks_.at(n).pack;
       }
-      throw error(fmt::format("design {}: tensor {} moves {} DRAM but no network of it does; sadsl cannot model it",
-                              d_.name(), tensor.name(), input ? "from" : "to"));
+      SADSL_INTERNAL_ASSERT(false, "a tensor that a tile moves through DRAM has a network with a DRAM module: " + tensor.name());
+      return expr(1);
     };
     // Where a loop has one tile, a triangle's chunks are narrower than the tile's box (LU's L_tmp
     // along j spans 1 .. N - 1 in a tile of N); from two tiles on, some tile's chunk is whole. A

@@ -129,4 +129,15 @@ TEST_CASE("triangular model: a two-dimensional array is refused", "[modeling][tr
         "along one space loop");
 }
 
+TEST_CASE("triangular model: a DRAM port slower than a word a cycle is refused", "[modeling][triangular][errors]") {
+  kernel k = catalog::lu_uniform();
+  k.get_param("N").set(24);
+  std::vector<design> ds = designs(k);
+  modeling_options slow;
+  slow.dram_bytes_per_cycle = 32;
+  CHECK(sadsl::testing::message_of([&] { performance_model(ds.at(0), slow); }) ==
+        "design [k] <[j,i],k>: sadsl models a triangular design at a DRAM bandwidth of a 512-bit word a cycle or more "
+        "(64 bytes), not 32 bytes a cycle");
+}
+
 }  // namespace sadsl::triangular_model_test
