@@ -2,9 +2,11 @@
 // (chain_phases.hpp).
 #include "chain_phases.hpp"
 
+#include <isl/aff.h>
 #include <isl/constraint.h>
 #include <isl/id.h>
 #include <isl/local_space.h>
+#include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
 #include <isl/union_set.h>
@@ -43,6 +45,30 @@ isl::set along_chain(const isl::set& s, size_t x, const std::string& origin, boo
   return isl::manage(isl_set_add_constraint(t, c));
 }
 
+// The points of `s` (n dims) beside a dim p at the end, x_c in place of p read at p: {(x, p) :
+// x with x_c := p in s}.
+isl_set* moved_along(isl_set* s, isl_space* pair, size_t c) {
+  const unsigned n = static_cast<unsigned>(isl_set_dim(s, isl_dim_set));
+  isl_aff_list* list = isl_aff_list_alloc(isl_set_get_ctx(s), static_cast<int>(n));
+  isl_local_space* ls = isl_local_space_from_space(isl_space_copy(pair));
+  for (unsigned d = 0; d < n; ++d)
+    list = isl_aff_list_add(list, isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, d == c ? n : d));
+  isl_local_space_free(ls);
+  isl_space* to = isl_space_map_from_domain_and_range(pair, isl_set_get_space(s));
+  return isl_set_preimage_multi_aff(isl_set_copy(s), isl_multi_aff_from_aff_list(to, list));
+}
+
+// An inequality a x_c + b p + o_coefficient o + constant >= 0 on (x, p).
+isl_set* with_inequality(isl_set* pairs, size_t c, int a, int b, int origin, int o_coefficient, int constant) {
+  const unsigned n = static_cast<unsigned>(isl_set_dim(pairs, isl_dim_set)) - 1;
+  isl_constraint* k = isl_constraint_alloc_inequality(isl_local_space_from_space(isl_set_get_space(pairs)));
+  k = isl_constraint_set_coefficient_si(k, isl_dim_set, static_cast<int>(c), a);
+  k = isl_constraint_set_coefficient_si(k, isl_dim_set, static_cast<int>(n), b);
+  if (o_coefficient != 0) k = isl_constraint_set_coefficient_si(k, isl_dim_param, origin, o_coefficient);
+  k = isl_constraint_set_constant_si(k, constant);
+  return isl_set_add_constraint(pairs, k);
+}
+
 // Whether a's network of `tensor` out to DRAM drains through a chain of modules beside the PEs
 // (one at I/O level 1 per PE: a word of PE p passes p of them), not straight from one PE into a
 // module buffered above them (LU [j]'s U_tmp, leaving from the chain's last PE).
@@ -58,6 +84,37 @@ bool drains_along_chain(const architecture& a, const tensor_id& tensor) {
 }
 
 }  // namespace
+
+units_trend trend_along_chain(const isl::set& points, size_t c, const std::string& origin) {
+  isl_set* s = isl_set_reset_tuple_id(points.copy());
+  const unsigned n = static_cast<unsigned>(isl_set_dim(s, isl_dim_set));
+  const int o = isl_set_find_dim_by_name(s, isl_dim_param, origin.c_str());
+  SADSL_INTERNAL_ASSERT(o >= 0 && c < n, "chain_phases: the tile's origin is a parameter of its points");
+  isl_set* pairs = isl_set_add_dims(isl_set_copy(s), isl_dim_set, 1);  // (x, p), x a point
+  isl_space* pair_space = isl_set_get_space(pairs);
+  isl_set* moved = moved_along(s, isl_space_copy(pair_space), c);
+  // Falling: every point has one at each p from the tile's origin (t1 x T: not negative) up to
+  // its own x_c (excluded).
+  isl_set* below = with_inequality(with_inequality(isl_set_copy(pairs), c, 0, 1, o, -1, 0), c, 1, -1, o, 0, -1);
+  below = with_inequality(below, c, 0, 0, o, 1, 0);
+  isl_bool falling = isl_set_is_subset(below, moved);
+  // Rising: ... at each p above its own x_c up to the tile's last PE with a point.
+  isl_set* slices = isl_set_project_out(isl_set_project_out(isl_set_copy(s), isl_dim_set, static_cast<unsigned>(c) + 1,
+                                                            n - static_cast<unsigned>(c) - 1),
+                                        isl_dim_set, 0, static_cast<unsigned>(c));
+  isl_set* up_to_last = isl_set_apply(slices, isl_map_lex_ge(isl_set_get_space(slices)));  // p <= some point's x_c
+  up_to_last = isl_set_insert_dims(up_to_last, isl_dim_set, 0, n);
+  isl_set* above = with_inequality(isl_set_intersect(pairs, up_to_last), c, -1, 1, o, 0, -1);
+  isl_bool rising = isl_set_is_subset(above, moved);
+  isl_set_free(below);
+  isl_set_free(above);
+  isl_set_free(moved);
+  isl_space_free(pair_space);
+  isl_set_free(s);
+  if (falling == isl_bool_true) return units_trend::falling;
+  if (rising == isl_bool_true) return units_trend::rising;
+  return units_trend::unknown;
+}
 
 expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes, const std::vector<expr>& t1,
                           const std::vector<expr>& tiles, const std::function<expr(const tensor_id&, bool)>& elements_per_word,
@@ -86,8 +143,6 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
 
   isl::set box = tile_box(b);
   isl::set points = isl::manage(isl_set_align_params(band_points(b).release(), isl_set_get_space(box.get()))).intersect(box);
-  // A PE's units are its band points in the tile (one pipelined iteration each).
-  expr work_q = count_bound(along_chain(points, chain, origin, true), at_q, next_index);
   expr in = 0;
   for (const auto& t : traffic)
     if (t.input) in = model::max(in, count_bound(t.values, bound, next_index) / elements_per_word(t.tensor, true));
@@ -98,7 +153,19 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
   const expr hops = 2;
   const expr start = in + hops;
   const expr last_pe = t1[chain] - expr(1);
-  const expr end_p = start + p + model::maximum(q, expr(0), p, work_q);
+  // A PE's units are its band points in the tile (one pipelined iteration each); PE p's longest
+  // work of the PEs up to it: W_0 or W_p where the units fall or rise along the
+  // chain in every tile (LU's [k]; [j] and [i]), which evaluates in O(P) a tile, not O(P^2).
+  std::map<std::string, expr> at_0 = bound;
+  at_0.emplace(pe_param, expr(0));
+  const isl::set own_points = along_chain(points, chain, origin, true);
+  expr most_work;
+  switch (trend_along_chain(points, chain, origin)) {
+    case units_trend::falling: most_work = count_bound(own_points, at_0, next_index); break;
+    case units_trend::rising: most_work = count_bound(own_points, at_p, next_index); break;
+    case units_trend::unknown: most_work = model::maximum(q, expr(0), p, count_bound(own_points, at_q, next_index)); break;
+  }
+  const expr end_p = start + p + most_work;
   expr phase = start;
   for (const auto& t : traffic) {
     if (t.input) continue;
@@ -114,7 +181,9 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + passage + behind)));
   }
   expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
-  for (size_t x = b.loops.size(); x-- > 0;) latency = model::sum(tiling.index[x], expr(0), tiles[x] - expr(1), latency);
+  // The tiles below a loop's first with a point hold none (LU's j and i tiles under k's).
+  for (size_t x = b.loops.size(); x-- > 0;)
+    latency = model::sum(tiling.index[x], first_tile(b, x, tiling, t1), tiles[x] - expr(1), latency);
   return latency;
 }
 

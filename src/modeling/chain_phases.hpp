@@ -14,12 +14,21 @@
 // level at a FIFO latency of 1 (the timed simulation's defaults, which the models assume).
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "sadsl/comm/architecture.hpp"
 #include "sadsl/model/expr.hpp"
 
 namespace sadsl::modeling {
+
+/// How PE q's units (its band points in a tile: `points`, the band points of the tile box whose
+/// origin along chain dim c is the parameter `origin`) vary along the chain, for every tile and
+/// problem size: `falling` where each point has one at every lower PE of its tile (W_0 is the
+/// most of the PEs up to any p: LU's [k]), `rising` where each has one at every higher PE up to
+/// the tile's last PE with a point (W_p is: [j], [i]), else `unknown` (isl decides both).
+enum class units_trend { rising, falling, unknown };
+units_trend trend_along_chain(const isl::set& points, std::size_t c, const std::string& origin);
 
 /// The latency of architecture a's design (one space loop, along which a PE runs one value: no
 /// latency-hiding or SIMD factor there; every tile a phase of its own) at the point whose kernel

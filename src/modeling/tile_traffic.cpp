@@ -202,6 +202,30 @@ tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, co
   return out;
 }
 
+model::expr first_tile(const band& b, size_t x, const tile_binding& bound, const std::vector<model::expr>& t1) {
+  using model::expr;
+  const affine& lo = b.loops.at(x)->lo;
+  if (!lo.is_affine() || (lo.terms().empty() && lo.constant() <= 0)) return 0;
+  expr least = static_cast<double>(lo.constant());
+  for (const auto& term : lo.terms()) {
+    const expr c = static_cast<double>(term.coefficient);
+    if (term.symbol->kind == detail::symbol_kind::param) {
+      auto value = bound.values.find(term.symbol->name);
+      if (value == bound.values.end()) return 0;
+      least = least + c * value->second;
+      continue;
+    }
+    auto y = std::find_if(b.loops.begin(), b.loops.begin() + static_cast<std::ptrdiff_t>(x),
+                          [&](const auto& l) { return l->seq == term.symbol->seq; });
+    if (y == b.loops.begin() + static_cast<std::ptrdiff_t>(x)) return 0;  // not a loop outside x in the band
+    const size_t at = static_cast<size_t>(y - b.loops.begin());
+    // The loop's least value in its tile where the bound grows with it, its largest where it falls.
+    const expr origin = t1[at] * bound.index[at];
+    least = least + c * (term.coefficient > 0 ? origin : origin + t1[at] - expr(1));
+  }
+  return model::max(expr(0), model::floor_div(least, t1[x]));
+}
+
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index) {
   std::vector<model::expr> params;
   for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {
@@ -238,7 +262,7 @@ model::expr traffic_over_tiles(const band& b, const tile_traffic& t, const std::
   }
   tile_binding bound = bind_tiles(b, sizes, t1, next_index);
   expr per_tile = count_bound(t.values, bound.values, next_index);
-  for (size_t x = n; x-- > 0;) per_tile = model::sum(bound.index[x], expr(0), tiles[x] - expr(1), per_tile);
+  for (size_t x = n; x-- > 0;) per_tile = model::sum(bound.index[x], first_tile(b, x, bound, t1), tiles[x] - expr(1), per_tile);
   return per_tile;
 }
 

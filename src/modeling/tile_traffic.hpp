@@ -63,6 +63,12 @@ struct tile_binding {
 };
 tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, const std::vector<model::expr>& t1,
                         std::size_t& next_index);
+/// The lowest tile of band loop x that can hold a point, given the tiles `bound.index` of the
+/// loops before it: the least value of x's lower bound over those tiles (a loop of positive
+/// coefficient at its tile's first value t1 x T, of negative at its last), over t1[x], floored, at
+/// least 0; 0 where the bound is not affine or depends on a loop after x. A sum over x's tiles may
+/// start there: the tiles below hold no point (LU's tiles of j below k's first value).
+model::expr first_tile(const band& b, std::size_t x, const tile_binding& bound, const std::vector<model::expr>& t1);
 /// The points of s (of each space of a union) counted (point_count), each parameter bound to the
 /// expression `values` has for its name.
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index);

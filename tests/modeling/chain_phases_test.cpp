@@ -1,12 +1,16 @@
 // chain_phases_latency: the latency of LU's one-dimensional designs (a chain of PEs, every tile a
 // phase of its own) composed per tile from the tiles' counts, against the timed simulation.
 #include <catch2/catch.hpp>
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+#include <isl/set.h>
 
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "../../src/modeling/chain_phases.hpp"
+#include "../../src/modeling/tile_traffic.hpp"
 #include "sadsl/catalog/kernels.hpp"
 #include "sadsl/comm/architecture.hpp"
 #include "sadsl/comm/timed_simulation.hpp"
@@ -103,6 +107,33 @@ TEST_CASE("chain_phases: one expression of the factors, evaluated at each tiling
     CHECK(model == modeled(a, 64, {{"k", t}, {"j", t}, {"i", t}}));
     CHECK(std::abs(model / double(simulated(k, a)) - 1) <= 0.02);
   }
+}
+
+TEST_CASE("chain_phases: the PEs' units fall along k and rise along j and i in LU's tiles", "[modeling][chain]") {
+  // Along k a point (k, j, i) has one at every lower k of its tile (j, i >= k still), so PE 0 works
+  // the longest of the PEs up to any p; along j a point has one at every higher j up to the
+  // tile's last PE with a point (j >= k still), so PE p does. isl decides both for every tile
+  // and N; the model then takes the prefix maximum of the units as one term.
+  kernel lu = catalog::lu_uniform();
+  lu.get_param("N").set(16);
+  std::vector<design> ds = designs(lu);
+  const band& b = *ds.front().band;
+  isl::set box = modeling::tile_box(b);
+  isl::set points = isl::manage(isl_set_align_params(modeling::band_points(b).release(), isl_set_get_space(box.get())))
+                        .intersect(box);
+  REQUIRE(b.loops[0]->name == "k");
+  CHECK(modeling::trend_along_chain(points, 0, "o_k") == modeling::units_trend::falling);
+  for (size_t x = 1; x < 3; ++x)
+    CHECK(modeling::trend_along_chain(points, x, "o_" + b.loops[x]->name) == modeling::units_trend::rising);
+  // The tile box alone: every PE works alike, which both describe (falling is taken first).
+  CHECK(modeling::trend_along_chain(box, 1, "o_j") == modeling::units_trend::falling);
+  // A band j <= k + 1 as well: a PE along j works on k = j - 1 and j only, neither rule holds.
+  isl_constraint* near = isl_constraint_alloc_inequality(isl_local_space_from_space(isl_set_get_space(points.get())));
+  near = isl_constraint_set_coefficient_si(near, isl_dim_set, 0, 1);   // k - j + 1 >= 0
+  near = isl_constraint_set_coefficient_si(near, isl_dim_set, 1, -1);
+  near = isl_constraint_set_constant_si(near, 1);
+  isl::set banded = isl::manage(isl_set_add_constraint(points.copy(), near));
+  CHECK(modeling::trend_along_chain(banded, 1, "o_j") == modeling::units_trend::unknown);
 }
 
 TEST_CASE("chain_phases: a two-dimensional array, or a PE that runs several values of its space loop, is refused",

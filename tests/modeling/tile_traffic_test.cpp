@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <isl/set.h>
 
 #include "../../src/modeling/tile_traffic.hpp"
 #include "sadsl/catalog/kernels.hpp"
@@ -191,4 +192,39 @@ TEST_CASE("traffic_over_tiles: a band loop that runs below 0 is refused") {
           modeling::traffic_over_tiles(*ds.front().band, modeling::tile_traffic{}, {model::expr(8.0)}, {model::expr(4.0)},
                                        {model::expr(2.0)}, next);
         }) == "traffic_over_tiles: band loop i runs below 0, where tiles are not counted from");
+}
+
+TEST_CASE("first_tile: the tiles of j and i below k's first value are skipped, none that holds a point") {
+  // LU's j and i start at k: at tiles of 8 along k and 4 along j, k's tile 3 starts at k = 24, so
+  // j's tiles 0 to 5 (j < 24) are empty; k's own first tile has no bound (0).
+  kernel lu = catalog::lu_uniform();
+  lu.get_param("N").set(48);
+  std::vector<design> ds = designs(lu);
+  const band& b = *ds.front().band;
+  REQUIRE(b.loops[0]->name == "k");
+  REQUIRE(b.loops[1]->name == "j");
+  size_t next = 0;
+  const std::vector<model::expr> t1{8.0, 4.0, 4.0};
+  modeling::tile_binding bound = modeling::bind_tiles(b, {48.0}, t1, next);
+  auto at = [&](size_t x, int64_t tile_k) {  // first_tile of loop x with T_k = tile_k
+    model::expr value = model::sum(bound.index[0], double(tile_k), double(tile_k), modeling::first_tile(b, x, bound, t1));
+    return model::evaluate(value, std::vector<double>{});
+  };
+  CHECK(at(0, 3) == 0);
+  CHECK(at(1, 3) == 6);
+  CHECK(at(2, 3) == 6);
+  CHECK(at(1, 0) == 0);
+  // Summed from there, the whole run's traffic is that of every tile of the bounding box.
+  isl::set box = modeling::tile_box(b);
+  for (int64_t tile_k = 0; tile_k < 6; ++tile_k)
+    for (int64_t tile_j = 0; tile_j < 12; ++tile_j) {
+      isl::set in_tile = isl::manage(isl_set_align_params(modeling::band_points(b).release(), isl_set_get_space(box.get())))
+                             .intersect(box);
+      std::map<std::string, model::expr> values = bound.values;
+      values["o_k"] = double(8 * tile_k);
+      values["o_j"] = double(4 * tile_j);
+      values["o_i"] = double(4 * tile_j);  // a diagonal-aligned tile of i as well
+      model::expr count = modeling::count_bound(in_tile, values, next);
+      if (tile_j < 2 * tile_k) CHECK(model::evaluate(count, std::vector<double>{}) == 0);
+    }
 }
