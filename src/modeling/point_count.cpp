@@ -20,7 +20,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -32,9 +34,100 @@ namespace {
 
 using model::max;
 using model::min;
+using model::op;
 
 // 1 when the integers a <= b, else 0.
 expr at_most(const expr& a, const expr& b) { return min(expr(1), max(expr(0), b - a + expr(1))); }
+
+// e with every node structurally equal to `from` replaced by `to` (e's sums and maxima bind indices
+// of their own, which `from` does not use).
+expr replaced(const expr& e, const expr& from, const expr& to) {
+  if (e.same_as(from)) return to;
+  switch (e.kind()) {
+    case op::constant:
+    case op::parameter:
+    case op::index: return e;
+    case op::ceil: return model::ceil(replaced(e.lhs(), from, to));
+    case op::floor: return model::floor(replaced(e.lhs(), from, to));
+    case op::sum:
+    case op::maximum: {
+      expr index = expr::index(e.index_id(), e.parameter_name());
+      expr lo = replaced(e.lhs(), from, to), hi = replaced(e.rhs(), from, to), body = replaced(e.body(), from, to);
+      return e.kind() == op::sum ? model::sum(index, lo, hi, body) : model::maximum(index, lo, hi, body);
+    }
+    default: break;
+  }
+  expr a = replaced(e.lhs(), from, to), b = replaced(e.rhs(), from, to);
+  switch (e.kind()) {
+    case op::add: return a + b;
+    case op::sub: return a - b;
+    case op::mul: return a * b;
+    case op::div: return a / b;
+    case op::floor_div: return model::floor_div(a, b);
+    case op::ceil_div: return model::ceil_div(a, b);
+    case op::min: return min(a, b);
+    case op::max: return max(a, b);
+    case op::pow2_divisor: return model::pow2_divisor(a, b);
+    default: break;
+  }
+  throw internal_error("point_count: an expression node it does not rebuild");
+}
+
+// e as slope x index + offset, slope 1 or -1 and offset free of the index, where it is one.
+std::optional<std::pair<int, expr>> unit_linear(const expr& e, std::size_t id) {
+  if (e.kind() == op::index && e.index_id() == id) return std::pair{1, expr(0)};
+  if (!uses_index(e, id)) return std::pair{0, e};
+  if (e.kind() != op::add && e.kind() != op::sub) return std::nullopt;
+  auto a = unit_linear(e.lhs(), id), b = unit_linear(e.rhs(), id);
+  if (!a || !b) return std::nullopt;
+  const int slope = e.kind() == op::add ? a->first + b->first : a->first - b->first;
+  if (slope != 1 && slope != -1) return std::nullopt;
+  return std::pair{slope, e.kind() == op::add ? a->second + b->second : a->second - b->second};
+}
+
+// A min or max in e of an index-free operand and a unit_linear one: where the sum over the index
+// splits into two pieces, in each of which it is one of its operands.
+struct breakpoint {
+  expr node;
+  expr below, above;  // the node's value at index < at, and at index >= at
+  expr at;
+};
+std::optional<breakpoint> breakpoint_in(const expr& e, std::size_t id) {
+  if (!uses_index(e, id) || is_reduction(e.kind())) return std::nullopt;
+  if (e.kind() == op::min || e.kind() == op::max) {
+    for (int side = 0; side < 2; ++side) {
+      const expr& f = side ? e.lhs() : e.rhs();
+      const expr& g = side ? e.rhs() : e.lhs();
+      if (uses_index(f, id)) continue;
+      auto linear = unit_linear(g, id);
+      if (!linear || linear->first == 0) continue;
+      // g >= f from index f - d on (slope 1), up to d - f (slope -1); integers, so the pieces
+      // meet at an integer.
+      const bool rising = linear->first == 1;
+      expr at = rising ? model::ceil(f - linear->second) : model::floor(linear->second - f) + expr(1);
+      const bool take_g_below = rising == (e.kind() == op::min);  // below the point g < f where rising
+      return breakpoint{e, take_g_below ? g : f, take_g_below ? f : g, at};
+    }
+  }
+  for (std::size_t i = 0; i < operand_count(e.kind()); ++i)
+    if (auto found = breakpoint_in(e.operand(i), id)) return found;
+  return std::nullopt;
+}
+
+// The sum of body over index = lo..hi in closed form where splitting the range at the minima
+// and maxima of the index (up to `splits` deep) leaves polynomial pieces (model::sum closes
+// those: a PE's points in LU's tile, a sum over k of max(0, min(N, o_i + t_i) - max(o_i, k))),
+// else the one loop.
+expr piecewise_sum(const expr& index, const expr& lo, const expr& hi, const expr& body, int splits = 4) {
+  expr whole = model::sum(index, lo, hi, body);
+  if (whole.kind() != op::sum || splits == 0) return whole;
+  auto point = breakpoint_in(body, index.index_id());
+  if (!point) return whole;
+  expr lower = piecewise_sum(index, lo, min(hi, point->at - expr(1)), replaced(body, point->node, point->below), splits - 1);
+  expr upper = piecewise_sum(index, max(lo, point->at), hi, replaced(body, point->node, point->above), splits - 1);
+  if (lower.kind() == op::sum || upper.kind() == op::sum) return whole;
+  return lower + upper;
+}
 
 class counter {
 public:
@@ -111,7 +204,7 @@ private:
     expr hi = with(isl_ast_node_for_get_cond(node), [&](isl_ast_expr* c) { return upper_bound(c, name); });
     expr body = with(isl_ast_node_for_get_body(node), [&](isl_ast_node* b) { return count(b); });
     iterators_.erase(name);
-    if (step.is_constant(1)) return model::sum(index, lo, hi, body);
+    if (step.is_constant(1)) return piecewise_sum(index, lo, hi, body);
     return model::sum(index, expr(0), model::floor_div(hi - lo, step), body);
   }
 

@@ -17,7 +17,8 @@ using model::expr;
 
 /// The number of integer points of `s` as an expression of its parameters, exact for every value
 /// of them for which `s` is bounded: isl's AST of the set read as nested sums (model::sum, closed
-/// where a body is a polynomial of its index), its guards as 0/1 factors. `params` gives the
+/// where a body is a polynomial of its index, or splits into polynomial pieces where the index
+/// passes the other operand of a minimum or maximum), its guards as 0/1 factors. `params` gives the
 /// expression of each parameter of `s`, by position. The sums' indices are numbered from
 /// `next_index`, which is advanced past them (a model numbers all its indices apart).
 /// sadsl::error when `s` is unbounded for some parameter values isl cannot rule out.

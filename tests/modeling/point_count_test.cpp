@@ -31,6 +31,14 @@ count_expr count_of(isl_ctx* ctx, const char* text, std::size_t params) {
   return modeling::point_count(isl::set(ctx, text), p, next);
 }
 
+// Whether e holds a sum or a maximum (a loop the evaluation runs).
+bool has_reduction(const count_expr& e) {
+  if (model::is_reduction(e.kind())) return true;
+  for (std::size_t i = 0; i < model::operand_count(e.kind()); ++i)
+    if (has_reduction(e.operand(i))) return true;
+  return false;
+}
+
 // The points of the box [lo, hi)^dims that `in` holds.
 int64_t brute(int dims, int64_t lo, int64_t hi, const std::function<bool(const std::vector<int64_t>&)>& in) {
   std::vector<int64_t> x(static_cast<std::size_t>(dims), lo);
@@ -77,6 +85,9 @@ TEST_CASE("point_count: LU's instances in a tile, wherever the tile stands again
     INFO("N " << N << " origin " << ok << "," << oj << "," << oi << " extents " << tk << "," << tj << "," << ti);
     REQUIRE(model::evaluate(n, at) == static_cast<double>(want));
   }
+  // Closed: the sum over k of i's and j's extents past max(o, k) splits where k passes the
+  // tile's origins and ends, and each piece is a polynomial of k (no loop is left to evaluate).
+  CHECK_FALSE(has_reduction(n));
 }
 
 TEST_CASE("point_count: strides, unions and guards on the parameters") {
