@@ -203,7 +203,14 @@ void arch_builder::build_pe() {
     }
     return b;
   };
-  pe.parts.push_back(make_part("compute", false, schedule, params_only_context(grid_), make, point_.isl_programs));
+  // Atomic: isl would otherwise write some instances of a statement apart from its loop where the
+  // tiles of two loops are not aligned (LU's PE with j_t1 not dividing k_t1: its `j == k`
+  // statements as a block before the pipelined loop, three units a point where the loop's branch
+  // is one), so the PE's shape, and its cycles, would follow the tiling and not its instances
+  // alone. The I/O modules' parts keep isl's shape: atomic, a transfer split in two pieces would
+  // run one loop over their hull, with idle iterations between them.
+  pe.parts.push_back(make_part("compute", false, schedule, params_only_context(grid_), make, point_.isl_programs,
+                               isl_loops::atomic));
   out_.modules.push_back(std::move(pe));
 }
 

@@ -57,6 +57,19 @@ isl::union_map unnamed_ranges(const isl::union_map& schedule) {
   return out;
 }
 
+// isl's options that make every loop of the schedule's ranges atomic: each statement's instances
+// in one loop of each dimension.
+isl::union_map atomic_options(const isl::union_map& schedule) {
+  isl::union_map out = isl::union_map::empty(schedule.ctx());
+  schedule.foreach_map([&](isl::map m) {
+    isl_space* range = isl_space_range(m.space().release());
+    isl_space* atomic = isl_space_add_dims(isl_space_set_from_params(isl_space_params(isl_space_copy(range))), isl_dim_set, 1);
+    atomic = isl_space_set_tuple_name(atomic, isl_dim_set, "atomic");
+    out = out.unite(isl::union_map(isl::manage(isl_map_universe(isl_space_map_from_domain_and_range(range, atomic)))));
+  });
+  return out;
+}
+
 }  // namespace
 
 isl::ast_expr node_context::condition(const isl::set& s) const {
@@ -86,7 +99,7 @@ std::vector<isl::ast_expr> node_context::values(const isl::pw_multi_aff& f) cons
 }
 
 module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
-                      const block_maker& blocks, bool isl_only) {
+                      const block_maker& blocks, bool isl_only, isl_loops loops) {
   module_part part;
   part.name = std::move(name);
   part.previous_tile = previous_tile;
@@ -101,6 +114,7 @@ module_part make_part(std::string name, bool previous_tile, const isl::union_map
   callback_data data{&blocks, &part.blocks, nullptr};
   isl_ast_build* build = isl_ast_build_from_context(context.copy());
   build = isl_ast_build_set_at_each_domain(build, at_each_domain, &data);
+  if (loops == isl_loops::atomic) build = isl_ast_build_set_options(build, atomic_options(unnamed).release());
   isl_ast_node* root = isl_ast_build_node_from_schedule_map(build, unnamed.release());
   isl_ast_build_free(build);
   isl::ast_node ast = isl::manage(root);

@@ -50,11 +50,16 @@ private:
 /// Makes the operations of the user node for statement `tuple`.
 using block_maker = std::function<op_block(const std::string& tuple, const node_context& at)>;
 
+/// Where isl makes a part's program, how its loops are shaped: as isl likes (a statement's
+/// instances may be split over several loops), or atomic (each statement in one loop of each
+/// dimension, with guards inside).
+enum class isl_loops { as_isl_likes, atomic };
+
 /// A part: its program from `schedule` (instances -> schedule space) in `context` (the part's
 /// parameters and their ranges), each call with the index of its block. sadsl's own generator
-/// (loop_generator.hpp) makes it when it can, isl otherwise, or always when `isl_only`.
+/// (loop_generator.hpp) makes it when it can, isl otherwise (with `loops`), or always when `isl_only`.
 module_part make_part(std::string name, bool previous_tile, const isl::union_map& schedule, const isl::set& context,
-                      const block_maker& blocks, bool isl_only = false);
+                      const block_maker& blocks, bool isl_only = false, isl_loops loops = isl_loops::as_isl_likes);
 
 /// A parameter space: the kernel's params (of `params`) plus t0..t{tiles-1} and p0..p{coords-1}.
 isl::space part_params(const isl::set& params, size_t tiles, size_t coords);
