@@ -69,12 +69,13 @@ isl_set* with_inequality(isl_set* pairs, size_t c, int a, int b, int origin, int
   return isl_set_add_constraint(pairs, k);
 }
 
-// Whether a's network of `tensor` out to DRAM drains through a chain of modules beside the PEs
-// (one at I/O level 1 per PE: a word of PE p passes p of them), not straight from one PE into a
-// module buffered above them (LU [j]'s U_tmp, leaving from the chain's last PE).
-bool drains_along_chain(const architecture& a, const tensor_id& tensor) {
+// Whether a's network of `tensor` in from DRAM (input) or out to it passes a chain of modules
+// beside the PEs (one at I/O level 1 per PE: a word of PE p passes p of them), not straight
+// between the PEs and a module buffered above them (LU [j]'s U_tmp, leaving from the chain's
+// last PE; its V, entering at the first).
+bool along_chain_modules(const architecture& a, const tensor_id& tensor, bool input) {
   for (size_t n = 0; n < a.networks.size(); ++n) {
-    if (a.networks[n].tensor != tensor || a.networks[n].input) continue;
+    if (a.networks[n].tensor != tensor || a.networks[n].input != input) continue;
     size_t level_one = 0;
     for (const auto& k : a.modules)
       if (k.network == static_cast<int>(n) && k.level == 1) level_one += k.instances.size();
@@ -143,15 +144,18 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
 
   isl::set box = tile_box(b);
   isl::set points = isl::manage(isl_set_align_params(band_points(b).release(), isl_set_get_space(box.get()))).intersect(box);
-  expr in = 0;
-  for (const auto& t : traffic)
-    if (t.input) in = model::max(in, count_bound(t.values, bound, next_index) / elements_per_word(t.tensor, true));
   // The FIFO hops of LU's one-dimensional networks (DRAM module, one I/O level, the PEs) at the
   // timed simulation's FIFO latency of 1, as measured (docs/modeling.md): the first PE starts 2
-  // cycles after the last input word left DRAM, and an output's DRAM module sends a PE's first
-  // word 2 cycles after that PE's last unit.
+  // cycles after the last input word left DRAM, 3 where the input passes a chain of modules
+  // (the first one forwards the tile's words before it feeds its PE), and an output's DRAM
+  // module sends a PE's first word 2 cycles after that PE's last unit.
   const expr hops = 2;
-  const expr start = in + hops;
+  expr start = hops;
+  for (const auto& t : traffic)
+    if (t.input) {
+      const expr words = count_bound(t.values, bound, next_index) / elements_per_word(t.tensor, true);
+      start = model::max(start, words + hops + expr(along_chain_modules(a, t.tensor, true) ? 1 : 0));
+    }
   const expr last_pe = t1[chain] - expr(1);
   // A PE's units are its band points in the tile (one pipelined iteration each); PE p's longest
   // work of the PEs up to it: W_0 or W_p where the units fall or rise along the
@@ -176,7 +180,7 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     // ended, then forwards those of the modules behind it, so PE p's words pass p modules after
     // e_p before the L2 module takes them (a diagonal tile's first active PE stands down the
     // chain, and a chain's last PE, whose work is the longest in [j] and [i], ends last).
-    const expr passage = drains_along_chain(a, t.tensor) ? p : expr(0);
+    const expr passage = along_chain_modules(a, t.tensor, false) ? p : expr(0);
     expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
     phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + passage + behind)));
   }

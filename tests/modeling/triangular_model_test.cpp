@@ -92,13 +92,14 @@ double check_lu(int64_t N, int64_t least, int trials, uint64_t seed) {
 TEST_CASE("triangular model: LU's one-dimensional designs, resources and traffic exact, latency within 2%",
           "[modeling][triangular]") {
   // Tiles of 4 or more along every loop (docs/modeling.md, "Triangular designs": 180 of 180
-  // sampled points within 2%, -1.41% .. +1.47%).
+  // sampled points within 2%, +0.00% .. +1.52%).
   CHECK(check_lu(48, 4, 2, 11) <= 0.02);
 }
 
-TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 3%",
+TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 2.5%",
           "[modeling][triangular]") {
-  CHECK(check_lu(48, 2, 2, 5) <= 0.03);
+  // docs/modeling.md, "Triangular designs": 70 of 72 sampled points within 2%, up to +2.01%.
+  CHECK(check_lu(48, 2, 2, 5) <= 0.025);
 }
 
 TEST_CASE("triangular model: tiles of j not aligned with k's, latency within 0.5%", "[modeling][triangular]") {
