@@ -379,8 +379,9 @@ TEST_CASE("a guarded design whose part the template cannot tell has no model, an
   // The explicit init, and E written at k's last iteration: where k alone is in space, only the
   // last k-PE writes E, and E's drain collects nothing at the template's tiles; such designs are
   // refused with the part that disagrees. The others are modeled (their latency is not asserted:
-  // the last phase's two drains, C's and E's, run one after another where the model overlaps
-  // them, up to 3.9% under: docs/modeling.md, "Open").
+  // E's statement reads A and B again in the iteration that accumulates C, two tokens of each a
+  // PE iteration, which the timed run pays and the model does not, up to 7% under:
+  // docs/modeling.md, "Open").
   kernel k = sadsl::testing::mm_init_and_last(24);
   int refused = 0, modeled = 0;
   for (const auto& d : designs(k)) {
