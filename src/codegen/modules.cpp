@@ -69,6 +69,8 @@ private:
       case k::write_local: return {k_.buffers.at(static_cast<size_t>(op.buffer)).element, op.lanes};
       case k::read_dram:
       case k::write_dram: return {dram_element(), op.lanes};
+      case k::copy_register:  // the read's element, as the register it copies holds it
+        return {source().statements().at(static_cast<size_t>(b.statement_index)).reads.at(static_cast<size_t>(op.slot)).tensor->type, 1};
       case k::compute: break;
     }
     return {source().statements().at(static_cast<size_t>(b.statement_index)).record->lhs->type, 1};
@@ -161,6 +163,7 @@ private:
         break;
       case k::read_dram: lanes_loop(op.lanes, fmt::format("{}[l] = {};", w, dram_at(op)), out); break;
       case k::write_dram: lanes_loop(op.lanes, fmt::format("{} = {}[l];", dram_at(op), w), out); break;
+      case k::copy_register: out.line(fmt::format("{} = {};", r, reg_name({op.from_statement, op.from_slot}))); break;
       case k::compute: out.line(fmt::format("{} = {};", r, compute(b, op))); break;
     }
     if (op.when) out.close();

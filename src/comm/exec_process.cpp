@@ -233,6 +233,12 @@ bool process::execute(const compiled_block& b, const compiled_op& op) {
       }
       return true;
     }
+    case operation::kind::copy_register: {
+      const reg& from = registers(op.from_statement)[static_cast<size_t>(op.from_slot)];
+      r.value = from.value;
+      r.word = from.word;
+      return true;
+    }
     case operation::kind::compute: {
       uint64_t reads[64];
       for (int i = 0; i < op.slot; ++i) reads[i] = regs[static_cast<size_t>(i)].value;

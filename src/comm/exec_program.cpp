@@ -279,6 +279,7 @@ private:
     for (const auto& op : b.ops) {
       compiled_op c;
       c.what = op.what, c.port = op.port, c.buffer = op.buffer, c.slot = op.slot, c.lanes = op.lanes, c.vector = op.vector;
+      c.from_statement = op.from_statement, c.from_slot = op.from_slot;
       if (op.lane) c.has_lane = true, c.lane = expr(*op.lane);
       if (op.when) c.has_when = true, c.when = expr(*op.when);
       for (const auto& x : op.index) c.index.push_back(expr(x));

@@ -89,6 +89,7 @@ inline int64_t evaluate(const iexpr& e, const int64_t* slots) {
 struct compiled_op {
   operation::kind what = operation::kind::compute;
   int port = -1, buffer = -1, slot = 0;
+  int from_statement = -1, from_slot = -1;
   int64_t lanes = 1;
   bool vector = false;
   bool has_lane = false, has_when = false;

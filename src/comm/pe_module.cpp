@@ -32,6 +32,7 @@ int add_port(module_kind& k, std::string name, bool input, elem_type e, int64_t 
 struct planned_op {
   operation::kind what = operation::kind::compute;
   int port = -1, buffer = -1, slot = 0;
+  int from_statement = -1, from_slot = -1;
   int64_t lanes = 1;
   bool vector = false;
   std::optional<isl::set> when;        // over the frame
@@ -172,6 +173,14 @@ void arch_builder::build_pe() {
         io_group_kind kind = read_only(route->tensor) ? io_group_kind::read : io_group_kind::flow;
         port_op(operation::kind::read_port, interior_port.at({route->tensor, {true, kind}}), slot, a, x);
       }
+      for (const auto& [from, held] : route->shared)  // an earlier read of the iteration holds the element
+        if (isl::set x = points(held); !x.is_empty()) {
+          planned_op op = plan_op(operation::kind::copy_register, -1, -1, slot);
+          op.from_statement = statement_index.at(prog_.statement(from.statement).name());
+          op.from_slot = from.read;
+          op.when = x;
+          ops.push_back(std::move(op));
+        }
     }
     int result = static_cast<int>(s.reads.size());
     ops.push_back(plan_op(operation::kind::compute, -1, -1, result));
@@ -196,6 +205,7 @@ void arch_builder::build_pe() {
     for (const auto& p : plans.at(tuple)) {
       operation op;
       op.what = p.what, op.port = p.port, op.buffer = p.buffer, op.slot = p.slot, op.lanes = p.lanes, op.vector = p.vector;
+      op.from_statement = p.from_statement, op.from_slot = p.from_slot;
       if (p.vector) op.lane = lane;
       if (p.when && point_.operation_expressions) op.when = at.condition(*p.when);
       for (const auto& x : p.index) op.index.push_back(at.value(x));

@@ -52,6 +52,7 @@ public:
       for (size_t r = 0; r < s.reads.size(); ++r) route_read(s, static_cast<int>(r));
       route_write(s);
     }
+    share_reads();
     check_chain_orders();
     find_phases();
     return std::move(out_);
@@ -301,7 +302,7 @@ private:
 
   void route_read(const statement_info& s, int r) {
     const access_info& a = s.reads[static_cast<size_t>(r)];
-    access_route route{{s.id, r}, a.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt};
+    access_route route{{s.id, r}, a.tensor->id(), empty(), empty(), empty(), empty(), std::nullopt, {}};
     isl::union_set all = instances(s);
     auto it = classes_.find(route.tensor);
     if (it == classes_.end()) {
@@ -348,6 +349,48 @@ private:
       check_one_chain_read(s, route, from_previous);
     }
     out_.reads.push_back(std::move(route));
+  }
+
+  // A read whose element an earlier read of the same PE iteration holds takes that read's
+  // register instead of a token: one token per element and iteration, so the PE reads each FIFO
+  // at most once per pipelined iteration, which Vitis needs for II 1 (two statements reading
+  // A(i, k) at one point would otherwise each take a token of A). The earlier read is of an
+  // earlier statement of the iteration, or earlier in the same statement (the reads are routed
+  // in that order, the PE runs them in it), whatever its own route: its register holds the
+  // element. Only tokens are shared (a local read costs no port). A chain's instances are shared
+  // all or none: each PE forwards the tokens it takes, so the PEs along the chain must agree on
+  // which reads take them.
+  void share_reads() {
+    for (size_t later = 0; later < out_.reads.size(); ++later) {
+      access_route& r = out_.reads[later];
+      for (size_t earlier = 0; earlier < later && !(r.chain.is_empty() && r.network.is_empty()); ++earlier) {
+        const access_route& e = out_.reads[earlier];
+        if (e.tensor != r.tensor) continue;
+        isl::union_set held = holding(r.access, e.access, r.chain.unite(r.network));
+        isl::union_set taken = r.network.intersect(held);
+        if (!r.chain.is_empty() && r.chain.is_subset(held)) taken = taken.unite(r.chain);
+        if (taken.is_empty()) continue;
+        r.chain = r.chain.subtract(taken);
+        r.network = r.network.subtract(taken);
+        r.shared.emplace_back(e.access, taken);
+      }
+    }
+  }
+
+  // The instances among `sinks` (of read `later`) at whose band point and inner loops an
+  // instance of read `earlier` reads the same element.
+  isl::union_set holding(const access_ref& later, const access_ref& earlier, const isl::union_set& sinks) const {
+    // The element maps without their domains' constraints: a padded instance outside the
+    // kernel's domain reads by the same index function.
+    auto element = [&](const access_ref& a) {
+      const isl::map& rel = p_.access(a).relation;
+      return isl::union_map(isl::manage(isl_map_gist_domain(rel.copy(), isl_map_domain(rel.copy()))));
+    };
+    isl::union_map at = m_.order.intersect_domain(sinks);
+    isl::union_map before = m_.order.intersect_domain(instances(p_.statement(earlier.statement)));
+    isl::union_map same_point = at.apply_range(before.reverse());
+    isl::union_map same_element = element(later).intersect_domain(sinks).apply_range(element(earlier).reverse());
+    return same_point.intersect(same_element).domain();
   }
 
   void route_write(const statement_info& s) {

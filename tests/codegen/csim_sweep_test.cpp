@@ -168,3 +168,13 @@ TEST_CASE("csim: every max-plus MM design at two tilings") {
   auto shapes = {tiling_shape::non_divisor, tiling_shape::whole};
   CHECK(sweep(tropical_mm(6), "tropical_mm", {{"N", 7}}, 0, SIZE_MAX, shapes).designs == 18 * 2);
 }
+
+// Reads that take an earlier read's register (routing's shared reads): MM whose product reads
+// A(i, k) twice, SIMD lanes and wide words included (zero-padded); and E = A + B at k's last
+// iteration beside the if/else MM (guarded), whose E statement reads A(i, k) and B(k, j) where the
+// accumulation reads them. Every FIFO carries the executor's tokens.
+TEST_CASE("csim: every design of two kernels whose statements read one element in one iteration") {
+  CHECK(sweep(mm_fused_reads(6), "mm_fused_reads", {{"N", 7}}).designs == 18 * 3);
+  auto shapes = {tiling_shape::non_divisor, tiling_shape::whole};
+  CHECK(sweep(mm_init_and_last(6), "mm_init_and_last", {{"N", 7}}, 0, SIZE_MAX, shapes).designs == 18 * 2);
+}

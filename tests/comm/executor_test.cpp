@@ -20,11 +20,13 @@
 #include <isl/id.h>
 
 #include <functional>
+#include <map>
 
 #include <sadsl/comm/architecture.hpp>
 #include <sadsl/comm/executor.hpp>
 #include <sadsl/sadsl.hpp>
 
+#include "../support/kernels.hpp"
 #include "../support/test_support.hpp"
 #include "support.hpp"
 
@@ -178,4 +180,42 @@ TEST_CASE("executor: a program that uses an iterator outside its loop is refused
   buffers data(k);
   data.randomize_inputs(1);
   CHECK_THROWS_WITH(execute(a, data), Catch::Contains("the program of part compute uses c9 where it has no value"));
+}
+
+namespace shared_reads {
+
+// The tokens through the FIFOs of tensors A and B (their networks and PE chains).
+std::map<std::string, int64_t> tokens_of_a_and_b(const kernel& k, const design& d, const design_point& p) {
+  architecture a = build_architecture(d, {p, {}});
+  buffers data(k);
+  data.randomize_inputs(5);
+  execution_result x = execute(a, data);
+  REQUIRE(x.deadlock == "");
+  std::map<std::string, int64_t> out;
+  for (const auto& [name, tokens] : x.fifo_tokens)
+    if (name.find("_A_") != std::string::npos || name.find("_B_") != std::string::npos) out[name] = tokens;
+  return out;
+}
+
+}  // namespace shared_reads
+
+// Reads that take an earlier read's register (routing's shared reads): MM whose product reads
+// A(i, k) twice (zero-padded: A forwarded along chains), and E = A + B at k's last iteration
+// beside the if/else MM (guarded: A and B from networks), whose E statement reads A(i, k) and
+// B(k, j) where the accumulation reads them. A and B move exactly as in MM alone, and the
+// outputs are right.
+TEST_CASE("executor: a read of an element an earlier read of the PE iteration holds moves no token of its own") {
+  CHECK(sweep(mm_fused_reads(9), {{"N", 9}}).runs == 18);
+  CHECK(sweep(mm_init_and_last(9), {{"N", 9}}).runs == 18);
+  kernel fused = mm_fused_reads(9), last = mm_init_and_last(9), plain = mm_square(9), init = mm_explicit_init(9);
+  for (const auto& [with, without] : {std::pair{&fused, &plain}, std::pair{&last, &init}}) {
+    for (const design& d : designs(*with)) {
+      INFO(with->name() << " " << d.name());
+      design_point p = tiling(d, tiling_shape::non_divisor);
+      design alone = find_design(*without, d.name());
+      auto want = shared_reads::tokens_of_a_and_b(*without, alone, tiling(alone, tiling_shape::non_divisor));
+      CHECK(!want.empty());
+      CHECK(shared_reads::tokens_of_a_and_b(*with, d, p) == want);
+    }
+  }
 }

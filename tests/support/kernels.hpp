@@ -84,6 +84,21 @@ inline kernel mm_init_and_last(int64_t n) {
   return k;
 }
 
+/// MM whose product reads A(i, k) twice: `C(i, j) += A(i, k) * A(i, k) * B(k, j)` (a += of a
+/// product: its designs are zero-padded, A and B forwarded along chains, A in SIMD vectors where
+/// k is the SIMD loop). Each element of A moves once per PE iteration: the second read takes the
+/// first one's register.
+inline kernel mm_fused_reads(int64_t n) {
+  kernel k("mm_fused_reads");
+  param N = k.param("N", n);
+  auto A = k.input<float>("A", {N, N});
+  auto B = k.input<float>("B", {N, N});
+  auto C = k.output<float>("C", {N, N});
+  loop i("i", N), j("j", N), r("k", N);
+  C(i, j) += A(i, r) * A(i, r) * B(r, j);
+  return k;
+}
+
 /// MM with one size for i, j and k: loops that share a param pad it together (zero-padded where
 /// their first-level factors pad it alike, guarded elsewhere).
 inline kernel mm_square(int64_t n) {

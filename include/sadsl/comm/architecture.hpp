@@ -116,10 +116,13 @@ struct operation {
     read_dram,    // register[slot] = tensor[index .. + lanes) (the top module of an in-network)
     write_dram,   // tensor[index .. + lanes) = register[slot]
     compute,      // register[slot] = the statement's value over the read registers
+    copy_register,  // register[slot] = register[from_slot] of statement from_statement (a shared
+                    // read: an earlier read of the same PE iteration holds the element)
   };
   kind what = kind::compute;
   int port = -1, buffer = -1;
   int slot = 0;
+  int from_statement = -1, from_slot = -1;  // copy_register: the register it copies
   int64_t lanes = 1;                   // elements moved (a word, or a SIMD vector)
   /// A vector port operation of a PE: the SIMD lanes of an instance share one token; it is read
   /// at lane 0 and written at the last lane, and this instance's element is `lane`.

@@ -12,7 +12,13 @@
 //     read-only data needed by every PE along a space loop (MM's A along j) is fed to the first
 //     PE and forwarded along that chain (zero-padded designs, where all PEs run the same
 //     instances);
-//   a final value of an output (no later write overwrites it) goes to the drain network.
+//   a final value of an output (no later write overwrites it) goes to the drain network;
+//   a read whose element an earlier read of the same PE iteration brought over a chain or a
+//     network (MM's C += A * B and E = A + B at k's last iteration, both reading A(i, k)) is
+//     SHARED: it takes that read's register, so each element moves once per iteration and the
+//     PE reads each FIFO at most once per pipelined iteration (AutoSA's PEs read a reference
+//     group's element once into a register, as Vitis needs for II 1: a FIFO gives one read a
+//     cycle).
 //
 // Each PE runs its instances in a local order: the time loops, the inner loops below the band
 // (pipelined, as AutoSA does: CNN's p and q), the latency-hiding points, the SIMD lane, the
@@ -57,6 +63,10 @@ struct access_route {
   isl::union_set network;  // the tensor's interior in-network (reads) or reload out-network (writes)
   isl::union_set drain;    // (writes) final values, to the drain network
   std::optional<int> chain_dim;
+  /// (reads) Instances that take their value from an earlier read's register in the same PE
+  /// iteration (the same band point and inner loops: the same element, no token of their own),
+  /// by that read. Disjoint from local, chain and network.
+  std::vector<std::pair<access_ref, isl::union_set>> shared;
 };
 
 struct routing {
