@@ -515,10 +515,14 @@ private:
         ranges = part_ranges;
       }
       bool transfer = part.iterates == module_part::iteration::chunk_words;
+      // A DRAM transfer's words: one a call of its program (its cycles at II 1), not the product
+      // of its dims: a chain of leaves of which only one holds data (E written under k == N - 1
+      // where k is in space: only the last PE along k drains it) is a dim its program does not
+      // loop over, as the template shows.
+      expr words = transfer && kind.dram ? modeling::part_cost(part, dims, pipeline_timing{1, 0}) : expr(0);
       if (transfer && kind.dram && o_.dram_bytes_per_cycle < 64) {
         // The DRAM port's bandwidth bounds the transfer (the timed simulation's port clock).
-        expr bytes = network(kind).pack * expr(type_size(network(kind).element));
-        for (const auto& x : dims) bytes = bytes * x;
+        expr bytes = words * network(kind).pack * expr(type_size(network(kind).element));
         cost = model::max(cost, bytes / expr(o_.dram_bytes_per_cycle));
       }
       expr& side = part.previous_tile ? previous : current;
@@ -528,8 +532,7 @@ private:
         moved = moved + cost;
       }
       if (transfer && kind.dram) {
-        words_ = expr(1);
-        for (const auto& x : dims) words_ = words_ * x;
+        words_ = words;
         active_ = part_ranges ? modeling::tile_count(frame_, *part_ranges) : expr(0);
       }
     }

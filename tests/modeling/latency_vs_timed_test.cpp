@@ -410,8 +410,7 @@ TEST_CASE("a guarded design whose part the template cannot tell has no model, an
     INFO(r.design << " at " << r.point << ": model " << r.model << ", timed " << r.timed);
     CHECK(r.resources_exact);
     CHECK(std::abs(r.error()) <= 0.03);
-    // Not r.ports: where k is in space the model counts E's drain once per PE along k, k_t1 / k_t2
-    // times the bytes the last of them writes (docs/modeling.md, "Open").
+    CHECK(r.ports == "");  // E's bytes where k is in space: the last PE along k alone drains it
   }
 }
 
