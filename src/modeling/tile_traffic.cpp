@@ -44,15 +44,18 @@ private:
   isl::set tile_;
 };
 
-// Adds s to the traffic of (tensor, direction).
-void add(std::vector<tile_traffic>& out, const tensor_id& tensor, bool input, const isl::set& s) {
+// Adds s to the traffic of (tensor, direction), read inside the tile by `readers` (inputs).
+void add(std::vector<tile_traffic>& out, const tensor_id& tensor, bool input, const isl::set& s,
+         const isl::set& readers = isl::set()) {
   if (s.is_empty()) return;
   for (auto& t : out)
     if (t.tensor == tensor && t.input == input) {
       t.values = t.values.unite(isl::union_set(s));
+      if (input) t.readers = t.readers.unite(isl::union_set(readers));
       return;
     }
-  out.push_back({tensor, input, isl::union_set(s)});
+  isl::union_set read_by = input ? isl::union_set(readers) : isl::manage(isl_union_set_empty(isl_set_get_space(s.get())));
+  out.push_back({tensor, input, isl::union_set(s), read_by});
 }
 
 // The tiles of band loop x at the kernel's sizes, tiled by t1 from 0: 1 + the largest x / t1.
@@ -145,7 +148,8 @@ std::vector<tile_traffic> tile_traffic_of(const architecture& a) {
     const statement_info& sink = p.statement(f.dep.sink);
     isl::map rel = tiles.aligned(f.dep.relation);
     isl::set source_in = tiles.inside(source), sink_in = tiles.inside(sink);
-    add(found, f.dep.tensor, true, rel.intersect_range(sink_in).domain().subtract(source_in));
+    isl::map crossing = isl::manage(isl_map_subtract_domain(rel.intersect_range(sink_in).release(), source_in.copy()));
+    add(found, f.dep.tensor, true, crossing.domain(), crossing.range());
     add(found, f.dep.tensor, false, isl::manage(isl_map_subtract_range(rel.copy(), sink_in.copy())).domain().intersect(source_in));
     auto key = std::make_pair(f.dep.sink, f.dep.sink_access.read);
     isl::set sinks = rel.range();
@@ -160,7 +164,7 @@ std::vector<tile_traffic> tile_traffic_of(const architecture& a) {
       if (read.tensor->role != tensor_role::input && read.tensor->role != tensor_role::inout) continue;
       isl::set reading = tiles.inside(st);
       if (auto it = sourced.find({st.id, static_cast<int>(r)}); it != sourced.end()) reading = reading.subtract(it->second);
-      add(found, read.tensor->id(), true, reading.apply(tiles.aligned(read.relation)));
+      add(found, read.tensor->id(), true, reading.apply(tiles.aligned(read.relation)), reading);
     }
     // A kernel output's final values: the writes that no later write of the element overwrites.
     const access_info& w = st.write;

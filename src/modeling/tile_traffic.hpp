@@ -31,6 +31,9 @@ struct tile_traffic {
   tensor_id tensor;
   bool input = true;  // DRAM into the tile, else the tile out to DRAM
   isl::union_set values;
+  /// Inputs: the instances in the tile that read the values moved in (statement instances, with
+  /// the values' parameters): where each value enters, the PE that reads it.
+  isl::union_set readers;
 };
 
 /// The origin and extent parameters of a tile, in band loop order: o_<loop>... then t_<loop>...
