@@ -3,13 +3,13 @@
 // L_tmp carry a row of U along j and a column of L along i. The loop nest is triangular (j and i
 // start at k), so every design's partial tiles are guarded rather than zero-padded.
 //
-// sadsl's compiler models LU's nine one-dimensional designs (a chain of PEs: docs/modeling.md,
-// "Triangular designs") and not yet its two-dimensional ones, which are the fastest. So compile()
-// tunes the one-dimensional designs with their models and writes that flow's output under
-// modeled/ (polyhedral.txt, designs.txt, tuned.json, the symbolic architecture and the tuned
-// design's HLS project), and this example checks the tuned point against the timed simulation;
-// then it ranks every design by the timed simulation, the oracle the models are checked against
-// (comm/timed_simulation.hpp), at the problem size itself: first every design at one tiling, then
+// sadsl's compiler models every LU design (docs/modeling.md, "Triangular designs": a chain of PEs
+// or a grid of them), at tilings of two or more tiles along every loop. compile() tunes the 18
+// designs with their models and writes that flow's output under modeled/ (polyhedral.txt,
+// designs.txt, tuned.json, the symbolic architecture and the tuned design's HLS project), and
+// this example checks the tuned point against the timed simulation; then it ranks every design by
+// the timed simulation, the oracle the models are checked against (comm/timed_simulation.hpp), at
+// the problem size itself, one tile along a loop included: first every design at one tiling, then
 // the best design at every tiling of powers of two that fits the U250 (0.7 of its DSP and BRAM).
 // It writes generated/lu/ (or the folder given as first argument): report.md (the model-tuned
 // point, both rankings and the chosen design's phases, from a traced timed run), tuned.json (the
@@ -206,7 +206,7 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   std::vector<std::string> order;
   for (const auto& l : d.tile_order) order.push_back(l.name());
   j["tile_order"] = order;
-  j["chosen_by"] = "timed simulation (sadsl has no performance model of LU's two-dimensional designs yet)";
+  j["chosen_by"] = "timed simulation (it ranks tilings with one tile along a loop too, which sadsl's models do not describe)";
   j["device"] = device.name;
   for (const auto& p : lu.params()) j["problem"][p.name()] = p.value();
   for (const auto& [f, v] : c.point) j["params"][d.name_of(f)] = v;
@@ -224,7 +224,7 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   return j;
 }
 
-// The point compile() tuned with the models of the one-dimensional designs, checked against the
+// The point compile() tuned with the designs' models, checked against the
 // timed simulation: a paragraph of the report.
 std::string model_tuned(const compile_result& r, const kernel& lu, const tune::device& device) {
   if (!r.tuned()) return fmt::format("No design was tuned with a model: {}\n", r.not_tuned);
@@ -235,12 +235,13 @@ std::string model_tuned(const compile_result& r, const kernel& lu, const tune::d
   int64_t timed = simulate_timed(a, data, timing_on(device)).cycles;
   double predicted = r.tuned_configuration().value("latency", 0.0);
   auto why = std::find_if(r.not_modeled.begin(), r.not_modeled.end(), [](const std::string& w) { return !w.empty(); });
+  const std::string unmodeled = why == r.not_modeled.end() ? std::string() : fmt::format(" (not the others: \"{}\")", *why);
   return fmt::format(
-      "compile() tuned the {} designs it models (the one-dimensional arrays; the two-dimensional ones: \"{}\") with "
-      "sadsl's own models: {} at {}, predicted {:.0f} cycles, timed simulation {} ({:+.2f}%). Its configuration and HLS "
-      "project are in modeled/.\n",
-      r.spaces.size(), why == r.not_modeled.end() ? std::string("none") : *why, d.name(), point_text(d, r.best_point()),
-      predicted, timed, 100 * (predicted / static_cast<double>(timed) - 1));
+      "compile() tuned the {} designs it models{} with sadsl's own models: {} at {}, predicted {:.0f} cycles, timed "
+      "simulation {} ({:+.2f}%). Its configuration and HLS project are in modeled/. The models describe tilings of "
+      "two or more tiles along every loop (with one, a triangle's chunks are narrower than the tile).\n",
+      r.spaces.size(), unmodeled, d.name(), point_text(d, r.best_point()), predicted, timed,
+      100 * (predicted / static_cast<double>(timed) - 1));
 }
 
 int run(int argc, char** argv) {
@@ -250,10 +251,8 @@ int run(int argc, char** argv) {
   options.output = output / "modeled";
   options.hls.sim_include = "../../../../include/sadsl/sim";  // from generated/lu/modeled/<design>/ (make csim)
   // compile() builds the program and the designs, checks each design on a reduced instance with
-  // the interpreter and the executor, asks sadsl's compiler for models (of the one-dimensional
-  // designs; it says why not of the others), tunes those and writes that flow's files under
-  // modeled/; the ranking below covers every design. Once the compiler models every LU design,
-  // this example is run_flow (example_flow.hpp).
+  // the interpreter and the executor, asks sadsl's compiler for their models, tunes them and
+  // writes that flow's files under modeled/; the rankings below cover one tile along a loop too.
   options.models = compiler_models(options.device);
   options.method = "exact";
   options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
@@ -285,8 +284,8 @@ int run(int argc, char** argv) {
   std::string report = fmt::format(
       "# lu: {} designs ranked by the timed simulation on the {} (N = {})\n\n"
       "## Tuned with sadsl's models\n\n{}\n"
-      "sadsl has no performance model of LU's two-dimensional designs yet: each row below is a timed simulation of the "
-      "design's architecture (II 1, FIFO latency 1, {:.0f} bytes per cycle per DRAM port) at the problem size.\n\n"
+      "Each row below is a timed simulation of the design's architecture (II 1, FIFO latency 1, {:.0f} bytes per cycle "
+      "per DRAM port) at the problem size, tilings with one tile along a loop included.\n\n"
       "## Every design at tiles of 32\n\n{}\n## {} at tiles of 16, 32 and 64\n\n{}",
       ds.size(), device.name, lu.params()[0].value(), tuned_by_model, device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
       table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device));

@@ -2,6 +2,7 @@
 #include "triangular_phases.hpp"
 
 #include "chain_phases.hpp"
+#include "grid_phases.hpp"
 #include "tile_traffic.hpp"
 
 namespace sadsl::modeling {
@@ -39,6 +40,7 @@ std::vector<moved_values> triangular_traffic(const architecture& a, const symbol
 expr triangular_latency(const architecture& a, const symbols& s, const std::function<expr(const tensor_id&, bool)>& elements_per_word,
                         size_t& next_index) {
   tiling_terms t = tiling_of(*a.design->band, s);
+  if (a.design->space.size() == 2) return grid_phases_latency(a, t.sizes, t.t1, t.tiles, elements_per_word, next_index);
   return chain_phases_latency(a, t.sizes, t.t1, t.tiles, elements_per_word, next_index);
 }
 

@@ -3,7 +3,8 @@
 // loop: LU's j and i start at k), read off its tiles' counts rather than its template's part
 // cycles, which differ from tile to tile there (docs/modeling.md, "Triangular designs"). Every
 // tile of such a design is a phase of its own (tile_traffic.hpp refuses others), so the latency
-// is a sum over the tile space of one tile's phase (chain_phases.hpp) and each network's
+// is a sum over the tile space of one tile's phase (chain_phases.hpp for a chain of PEs,
+// grid_phases.hpp for a grid) and each network's
 // traffic a sum of the values each tile moves.
 #include <cstddef>
 #include <functional>
@@ -26,9 +27,10 @@ struct moved_values {
 /// from next_index (advanced past them).
 std::vector<moved_values> triangular_traffic(const architecture& a, const symbols& s, std::size_t& next_index);
 
-/// Its latency: chain_phases_latency over the tiles. `elements_per_word(tensor, input)` is the
-/// packing of the tensor's DRAM network in that direction. sadsl::error for a design the phase
-/// composition does not describe (two space loops, several values of the space loop in a PE).
+/// Its latency: chain_phases_latency (one space loop) or grid_phases_latency (two) over the tiles.
+/// `elements_per_word(tensor, input)` is the packing of the tensor's DRAM network in that
+/// direction. sadsl::error for a design the phase compositions do not describe (three space
+/// loops, several values of a space loop in a PE).
 expr triangular_latency(const architecture& a, const symbols& s,
                         const std::function<expr(const tensor_id&, bool input)>& elements_per_word, std::size_t& next_index);
 

@@ -20,6 +20,7 @@
 #include "sadsl/model/interpreter.hpp"
 #include "sadsl/modeling/performance_model.hpp"
 #include "../support/test_support.hpp"
+#include "../../src/modeling/grid_phases.hpp"
 
 namespace sadsl::triangular_model_test {
 
@@ -68,25 +69,27 @@ double check_point(const kernel& k, const design& d, const model::design_model& 
   return std::abs(got.latency / double(r.cycles) - 1);
 }
 
-// Every one-dimensional LU design at `trials` random points with factors from `least`: the model
-// against the concrete architecture and its timed run. Returns the largest latency error.
-double check_lu(int64_t N, int64_t least, int trials, uint64_t seed) {
+// The latency errors of every LU design with `space` space loops at `trials` random points with
+// factors from `least`, each point's model checked against the concrete architecture and its timed run.
+std::vector<double> errors_of_lu(int64_t N, size_t space, int64_t least, int trials, uint64_t seed) {
   kernel k = catalog::lu_uniform();
   k.get_param("N").set(N);
   std::vector<design> ds = designs(k);
   std::mt19937_64 rng(seed);
-  int checked = 0;
-  double worst = 0;
+  std::vector<double> errors;
   for (const auto& d : ds) {
-    if (d.space.size() != 1) continue;
+    if (d.space.size() != space) continue;
     model::design_model m = performance_model(d);
-    for (int trial = 0; trial < trials; ++trial) {
-      worst = std::max(worst, check_point(k, d, m, random_divisors(d, N, least, rng)));
-      ++checked;
-    }
+    for (int trial = 0; trial < trials; ++trial) errors.push_back(check_point(k, d, m, random_divisors(d, N, least, rng)));
   }
-  CHECK(checked == 9 * trials);  // the nine designs of [k], [j] and [i]
-  return worst;
+  CHECK(errors.size() == static_cast<size_t>(9 * trials));  // nine designs of either kind
+  return errors;
+}
+
+// Every one-dimensional LU design: the largest latency error.
+double check_lu(int64_t N, int64_t least, int trials, uint64_t seed) {
+  std::vector<double> errors = errors_of_lu(N, 1, least, trials, seed);
+  return *std::max_element(errors.begin(), errors.end());
 }
 
 TEST_CASE("triangular model: LU's one-dimensional designs, resources and traffic exact, latency within 2%",
@@ -143,13 +146,30 @@ TEST_CASE("triangular model: its space is whole tiles of two or more values, two
   CHECK(std::count(relations.begin(), relations.end(), "j_t1 divides N_j") == 1);
 }
 
-TEST_CASE("triangular model: a two-dimensional array is refused", "[modeling][triangular][errors]") {
+TEST_CASE("triangular model: LU's two-dimensional designs, resources and traffic exact, latency within 2% at most points",
+          "[modeling][triangular]") {
+  // docs/modeling.md, "Triangular designs": of 54 sampled points (N = 48 and 64, tiles of 4 or
+  // more) 51 within 2%, -5.45% .. +0.91%; the misses are under the timed run, where a large tile
+  // of the time loop meets a small one of a space loop. This sample: 18 points.
+  std::vector<double> errors = errors_of_lu(48, 2, 4, 2, 11);
+  const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.02; });
+  CHECK(within >= 17);
+  CHECK(*std::max_element(errors.begin(), errors.end()) <= 0.04);
+}
+
+TEST_CASE("triangular model: the grid composition refuses a chain of PEs", "[modeling][triangular][errors]") {
   kernel k = catalog::lu_uniform();
-  k.get_param("N").set(24);
+  k.get_param("N").set(16);
   std::vector<design> ds = designs(k);
-  CHECK(sadsl::testing::message_of([&] { performance_model(ds.at(9)); }) ==
-        "chain_phases: design [k,j] <[j,i],k> has a 2-dimensional PE array; this composition describes a chain of PEs "
-        "along one space loop");
+  const design& chain = ds.at(0);  // [k] <[j,i],k>
+  design_point p;
+  for (const auto& f : chain.factors) p[f.id] = 8;
+  architecture a = build_architecture(chain, {p, {}, false});
+  size_t next = 0;
+  auto one = [](const tensor_id&, bool) { return model::expr(1.0); };
+  CHECK(sadsl::testing::message_of([&] { modeling::grid_phases_latency(a, {16.0}, {8.0, 8.0, 8.0}, {2.0, 2.0, 2.0}, one, next); }) ==
+        "grid_phases: design [k] <[j,i],k> has a 1-dimensional PE array; this composition describes a grid of PEs along "
+        "two space loops");
 }
 
 TEST_CASE("triangular model: a DRAM port slower than a word a cycle is refused", "[modeling][triangular][errors]") {

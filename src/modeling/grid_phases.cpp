@@ -1,0 +1,209 @@
+// Two-dimensional arrays whose every tile is a phase: their latency from the tiles' counts
+// (grid_phases.hpp).
+#include "grid_phases.hpp"
+
+#include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/set.h>
+#include <isl/union_set.h>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "chain_phases.hpp"
+#include "sadsl/error.hpp"
+#include "tile_traffic.hpp"
+
+namespace sadsl::modeling {
+
+namespace {
+
+using model::expr;
+
+// The hops of the grid's networks at a FIFO latency of 1 (grid_phases.hpp), measured against the
+// timed simulation's traces (docs/modeling.md, "Triangular designs"): a PE's first unit HIN
+// cycles after its input's last word left DRAM; an output's DRAM module takes a PE's first word
+// HOUT cycles after the PE's last unit.
+constexpr int hops_in = 3;
+constexpr int hops_out = 4;
+
+// The parameter that stands for a PE's index along grid dim g.
+std::string pe_param(size_t g) { return fmt::format("sadsl_pe{}", g); }
+
+// How a point's coordinate stands to its PE's: x - o - pe == 0, >= 0, >= 1 or <= 0.
+enum class relation { equal, at_or_after, after, at_or_before };
+
+// The points of s whose coordinate x stands to the tile's origin o plus the PE index along grid
+// dim g as `r` says: s with that index as a parameter (added where s has none yet).
+isl::set relative_to_pe(const isl::set& s, size_t x, const std::string& origin, size_t g, relation r) {
+  isl_set* t = s.copy();
+  const std::string name = pe_param(g);
+  int pe = isl_set_find_dim_by_name(t, isl_dim_param, name.c_str());
+  if (pe < 0) {
+    pe = static_cast<int>(isl_set_dim(t, isl_dim_param));
+    t = isl_set_add_dims(t, isl_dim_param, 1);
+    t = isl_set_set_dim_id(t, isl_dim_param, static_cast<unsigned>(pe), isl_id_alloc(isl_set_get_ctx(t), name.c_str(), nullptr));
+  }
+  const int o = isl_set_find_dim_by_name(t, isl_dim_param, origin.c_str());
+  SADSL_INTERNAL_ASSERT(o >= 0, "grid_phases: the tile's origin is a parameter of its sets");
+  isl_local_space* ls = isl_local_space_from_space(isl_set_get_space(t));
+  isl_constraint* c = r == relation::equal ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+  const int sign = r == relation::at_or_before ? -1 : 1;
+  c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(x), sign);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, o, -sign);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, pe, -sign);
+  if (r == relation::after) c = isl_constraint_set_constant_si(c, -1);
+  return isl::manage(isl_set_add_constraint(t, c));
+}
+
+// The band points of a union of statement instances (a tile's values or readers), in the tile's
+// parameters.
+isl::set placed(const band& b, const isl::union_set& instances, const isl::set& box) {
+  isl::set points = instances.apply(b.embedding).extract_set(box.space());
+  return isl::manage(isl_set_align_params(points.release(), isl_set_get_space(box.get())));
+}
+
+// The network of a's that moves `tensor` in that direction (a flow's or an output's).
+const io_network& network_of(const architecture& a, const tensor_id& tensor, bool input) {
+  const io_network* found = nullptr;
+  for (const auto& n : a.networks)
+    if (n.tensor == tensor && n.input == input) {
+      if (found)
+        throw error(fmt::format("grid_phases: design {} moves tensor \"{}\" {} DRAM through two networks; this "
+                                "composition orders one network's words",
+                                a.design->name(), tensor.name(), input ? "from" : "to"));
+      found = &n;
+    }
+  SADSL_INTERNAL_ASSERT(found, "a tensor a tile moves through DRAM has a network: " + tensor.name());
+  return *found;
+}
+
+// One tile's terms: the band, its box, the grid dims' band positions and origins, the PE indices
+// and the parameters' values at PE (a, b).
+struct grid_tile {
+  const band& b;
+  isl::set box, points;
+  std::array<size_t, 2> at;           // band position of grid dim g
+  std::array<std::string, 2> origin;  // o_<loop> of grid dim g
+  std::array<expr, 2> pe;             // the PE's index along grid dim g
+  std::map<std::string, expr> bound;  // the tile's parameters
+
+  std::map<std::string, expr> at_pe(const expr& p0, const expr& p1) const {
+    std::map<std::string, expr> v = bound;
+    v.emplace(pe_param(0), p0);
+    v.emplace(pe_param(1), p1);
+    return v;
+  }
+  // s's points at the PE (a, b), both coordinates related as r0 and r1 say.
+  isl::set relative(const isl::set& s, relation r0, relation r1) const {
+    return relative_to_pe(relative_to_pe(s, at[0], origin[0], 0, r0), at[1], origin[1], 1, r1);
+  }
+  isl::set own(const isl::set& s) const { return relative(s, relation::equal, relation::equal); }
+};
+
+// The most units of the PEs up to (a, b) along both dims: the units at (a, b) with each index
+// taken at 0 where they fall along its dim and at itself where they rise, else a maximum over it.
+expr most_units(const grid_tile& t, std::size_t& next_index) {
+  const isl::set own = t.own(t.points);
+  std::array<units_trend, 2> trend;
+  for (size_t g = 0; g < 2; ++g) trend[g] = trend_along_chain(t.points, t.at[g], t.origin[g]);
+  std::array<expr, 2> where;
+  std::array<std::optional<expr>, 2> over;
+  for (size_t g = 0; g < 2; ++g) {
+    if (trend[g] == units_trend::falling) where[g] = expr(0);
+    else if (trend[g] == units_trend::rising) where[g] = t.pe[g];
+    else {
+      over[g] = expr::index(next_index++, fmt::format("q{}", g));
+      where[g] = *over[g];
+    }
+  }
+  expr units = count_bound(own, t.at_pe(where[0], where[1]), next_index);
+  for (size_t g = 2; g-- > 0;)
+    if (over[g]) units = model::maximum(*over[g], expr(0), t.pe[g], units);
+  return units;
+}
+
+}  // namespace
+
+expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, const std::vector<expr>& t1,
+                         const std::vector<expr>& tiles, const std::function<expr(const tensor_id&, bool)>& elements_per_word,
+                         size_t& next_index) {
+  const design& d = *a.design;
+  const band& b = *d.band;
+  if (d.space.size() != 2)
+    throw error(fmt::format("grid_phases: design {} has a {}-dimensional PE array; this composition describes a grid of "
+                            "PEs along two space loops",
+                            d.name(), d.space.size()));
+  for (const auto& f : d.factors)
+    for (const auto& l : d.space)
+      if (f.id.loop == l && f.id.level != tile_level::array_partition)
+        throw error(fmt::format("grid_phases: design {} runs several values of its space loop {} in a PE ({}); this "
+                                "composition counts one a PE",
+                                d.name(), l.name(), d.name_of(f.id)));
+  std::vector<tile_traffic> traffic = tile_traffic_of(a);  // refuses tiles that share a phase
+  tile_binding tiling = bind_tiles(b, sizes, t1, next_index);
+  isl::set box = tile_box(b);
+  isl::set points = isl::manage(isl_set_align_params(band_points(b).release(), isl_set_get_space(box.get()))).intersect(box);
+  grid_tile t{b, box, points, {}, {}, {expr::index(next_index, "a"), expr::index(next_index + 1, "b")}, tiling.values};
+  next_index += 2;
+  for (size_t g = 0; g < 2; ++g) {
+    t.at[g] = b.position(d.space[g]);
+    t.origin[g] = "o_" + b.loops[t.at[g]]->name;
+  }
+  const std::map<std::string, expr> here = t.at_pe(t.pe[0], t.pe[1]);
+
+  // The latest start of the PEs up to (a, b), less their hops: an exterior input's barrier, an
+  // interior one's words up to b's L2 module.
+  expr barrier = hops_in, start = hops_in;
+  for (const auto& x : traffic) {
+    if (!x.input) continue;
+    const io_network& net = network_of(a, x.tensor, true);
+    const expr per_word = elements_per_word(x.tensor, true);
+    if (net.type == io_type::exterior) {
+      barrier = model::max(barrier, count_bound(x.values, tiling.values, next_index) / per_word + expr(hops_in));
+      continue;
+    }
+    const size_t c1 = static_cast<size_t>(net.cluster_order.at(1));
+    isl::set upto = relative_to_pe(placed(b, x.readers, box), t.at[c1], t.origin[c1], c1, relation::at_or_before);
+    start = model::max(start, count_bound(upto, here, next_index) / per_word + expr(hops_in));
+  }
+  start = model::max(barrier, start);
+  const expr end = start + t.pe[0] + t.pe[1] + most_units(t, next_index) - expr(1);
+
+  const expr last0 = t1[t.at[0]] - expr(1), last1 = t1[t.at[1]] - expr(1);
+  expr phase = barrier;
+  for (const auto& x : traffic) {
+    if (x.input) continue;
+    const io_network& net = network_of(a, x.tensor, false);
+    const isl::set sent = placed(b, x.values, box);
+    const expr own = count_bound(t.own(sent), here, next_index);
+    // Its words from PE (a, b) on, in the order its chain drains them, and the modules they pass.
+    expr behind, passage;
+    if (net.type == io_type::interior) {
+      const size_t c0 = static_cast<size_t>(net.cluster_order.at(0)), c1 = static_cast<size_t>(net.cluster_order.at(1));
+      // Its L2 module's PEs from (a, b) on along c0, then those of the L2 modules after it.
+      const isl::set same_module = relative_to_pe(sent, t.at[c1], t.origin[c1], c1, relation::equal);
+      behind = count_bound(relative_to_pe(same_module, t.at[c0], t.origin[c0], c0, relation::at_or_after), here, next_index) +
+               count_bound(relative_to_pe(sent, t.at[c1], t.origin[c1], c1, relation::after), here, next_index);
+      passage = t.pe[0] + t.pe[1];
+    } else {
+      const size_t other = net.along.value() == 0 ? 1 : 0;
+      behind = count_bound(relative_to_pe(sent, t.at[other], t.origin[other], other, relation::at_or_after), here, next_index);
+      passage = t.pe[other];
+    }
+    behind = behind / elements_per_word(x.tensor, false);
+    const expr ends = model::min(expr(1), own) * (end + expr(hops_out) + passage + behind);
+    phase = model::max(phase, model::maximum(t.pe[0], expr(0), last0, model::maximum(t.pe[1], expr(0), last1, ends)));
+  }
+  expr latency = model::min(expr(1), count_bound(points, tiling.values, next_index)) * phase;
+  for (size_t x = b.loops.size(); x-- > 0;)
+    latency = model::sum(tiling.index[x], first_tile(b, x, tiling, t1), tiles[x] - expr(1), latency);
+  return latency;
+}
+
+}  // namespace sadsl::modeling
