@@ -54,7 +54,7 @@ void add(std::vector<tile_traffic>& out, const tensor_id& tensor, bool input, co
       if (input) t.readers = t.readers.unite(isl::union_set(readers));
       return;
     }
-  isl::union_set read_by = input ? isl::union_set(readers) : isl::manage(isl_union_set_empty(isl_set_get_space(s.get())));
+  isl::union_set read_by = input ? isl::union_set(readers) : isl::manage(isl_union_set_empty(isl_space_params(isl_set_get_space(s.get()))));
   out.push_back({tensor, input, isl::union_set(s), read_by});
 }
 
