@@ -31,6 +31,9 @@ using model::expr;
 // HOUT cycles after the PE's last unit.
 constexpr int hops_in = 3;
 constexpr int hops_out = 4;
+// The depth of the FIFOs between PEs: a triangular design deepens none (performance_model
+// refuses one that does).
+constexpr int fifo_depth = 2;
 
 // The parameter that stands for a PE's index along grid dim g.
 std::string pe_param(size_t g) { return fmt::format("sadsl_pe{}", g); }
@@ -158,8 +161,14 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
   const std::map<std::string, expr> here = t.at_pe(t.pe[0], t.pe[1]);
 
   // The latest start of the PEs up to (a, b), less their hops: an exterior input's barrier, an
-  // interior one's words up to b's L2 module.
-  expr barrier = hops_in, start = hops_in;
+  // interior one's words up to b's L2 module. A PE also runs at most fifo_depth iterations ahead
+  // of the next PE along the dim an interior input streams along (the values it passes on wait in
+  // a FIFO of that depth until the next PE starts), so its last unit waits too for the start of
+  // the PE floor((W - 1) / fifo_depth) further on, W its units: where an input streams slowly and
+  // the PEs have much to do, a row of them ends almost together.
+  const expr units = count_bound(t.own(t.points), here, next_index);
+  const expr ahead = model::floor_div(model::max(expr(0), units - expr(1)), expr(fifo_depth));
+  expr barrier = hops_in, start = hops_in, later = hops_in;
   for (const auto& x : traffic) {
     if (!x.input) continue;
     const io_network& net = network_of(a, x.tensor, true);
@@ -171,9 +180,13 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
     const size_t c1 = static_cast<size_t>(net.cluster_order.at(1));
     isl::set upto = relative_to_pe(placed(b, x.readers, box), t.at[c1], t.origin[c1], c1, relation::at_or_before);
     start = model::max(start, count_bound(upto, here, next_index) / per_word + expr(hops_in));
+    std::array<expr, 2> further = t.pe;
+    further[c1] = model::min(t.pe[c1] + ahead, t1[t.at[c1]] - expr(1));
+    later = model::max(later, count_bound(upto, t.at_pe(further[0], further[1]), next_index) / per_word + expr(hops_in));
   }
   start = model::max(barrier, start);
-  const expr end = start + t.pe[0] + t.pe[1] + most_units(t, next_index) - expr(1);
+  const expr end = model::max(start + t.pe[0] + t.pe[1] + most_units(t, next_index) - expr(1),
+                              model::max(barrier, later) + t.pe[0] + t.pe[1] + units - expr(1));
 
   const expr last0 = t1[t.at[0]] - expr(1), last1 = t1[t.at[1]] - expr(1);
   expr phase = barrier;

@@ -14,7 +14,10 @@
 //     from one iteration to the next in a PE), so PE (a, b) ends its last unit at
 //     e(a, b) = S + a + b + W* - 1, S the latest start of the PEs up to it less their hops and
 //     W* the most units of the PEs up to it (W falls or rises along each dim, decided by isl;
-//     else a maximum over the dim).
+//     else a maximum over the dim); and, since a PE runs at most a FIFO's depth D of iterations
+//     ahead of the next (the values it passes on wait for it to start), no earlier than
+//     S' + a + b + W - 1, S' that start at the PE floor((W - 1) / D) further along the dim an
+//     interior input streams along, W its own units.
 //   - An output drains its PEs' words in its chain order (interior: by c1, then c0; exterior:
 //     along the grid dim beside which it leaves), each PE's once the PE has ended and its words
 //     have passed the modules before it (a + b, or the coordinate along the chain): it ends at

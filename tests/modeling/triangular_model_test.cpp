@@ -146,15 +146,13 @@ TEST_CASE("triangular model: its space is whole tiles of two or more values, two
   CHECK(std::count(relations.begin(), relations.end(), "j_t1 divides N_j") == 1);
 }
 
-TEST_CASE("triangular model: LU's two-dimensional designs, resources and traffic exact, latency within 2% at most points",
+TEST_CASE("triangular model: LU's two-dimensional designs, resources and traffic exact, latency within 2%",
           "[modeling][triangular]") {
-  // docs/modeling.md, "Triangular designs": of 54 sampled points (N = 48 and 64, tiles of 4 or
-  // more) 51 within 2%, -5.45% .. +0.91%; the misses are under the timed run, where a large tile
-  // of the time loop meets a small one of a space loop. This sample: 18 points.
+  // docs/modeling.md, "Triangular designs": 54 of 54 sampled points within 2% (N = 48 and 64,
+  // tiles of 4 or more, -0.96% .. +0.91%). Without the FIFO-depth bound on how far a PE runs
+  // ahead of the next, 51 of 54 (down to -5.45%).
   std::vector<double> errors = errors_of_lu(48, 2, 4, 2, 11);
-  const auto within = std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.02; });
-  CHECK(within >= 17);
-  CHECK(*std::max_element(errors.begin(), errors.end()) <= 0.04);
+  CHECK(*std::max_element(errors.begin(), errors.end()) <= 0.02);
 }
 
 TEST_CASE("triangular model: the grid composition refuses a chain of PEs", "[modeling][triangular][errors]") {
