@@ -1,6 +1,6 @@
 // LU (the uniform recurrence of catalog::lu_uniform) tuned end to end with sadsl's own models:
 // compile() without the reduced-instance checks, its exact search to the proven optimum over the
-// designs sadsl models (the nine one-dimensional arrays: docs/modeling.md, "Triangular designs"),
+// designs sadsl models (all 18: chains and grids of PEs, docs/modeling.md, "Triangular designs"),
 // at each problem size N given. The triangular models sum one phase per tile, so their evaluation
 // grows with the tile count; this prints the time of each step. Usage: bench_lu_tune [threads (2)]
 // [N ...] (64 and 128 when none is given).
