@@ -4,7 +4,6 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
-#include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -31,18 +30,7 @@ constexpr const char* pe_param = "sadsl_pe";
 // The points of s whose coordinate x is at the tile's origin o_x plus the PE index (`equal`), or
 // at or beyond it: s with the PE index as a parameter.
 isl::set along_chain(const isl::set& s, size_t x, const std::string& origin, bool equal) {
-  isl_set* t = s.copy();
-  unsigned n = static_cast<unsigned>(isl_set_dim(t, isl_dim_param));
-  t = isl_set_add_dims(t, isl_dim_param, 1);
-  t = isl_set_set_dim_id(t, isl_dim_param, n, isl_id_alloc(isl_set_get_ctx(t), pe_param, nullptr));
-  int o = isl_set_find_dim_by_name(t, isl_dim_param, origin.c_str());
-  SADSL_INTERNAL_ASSERT(o >= 0, "chain_phases: the tile's origin is a parameter of its sets");
-  isl_local_space* ls = isl_local_space_from_space(isl_set_get_space(t));
-  isl_constraint* c = equal ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
-  c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(x), 1);  // x - o - pe (= or >=) 0
-  c = isl_constraint_set_coefficient_si(c, isl_dim_param, o, -1);
-  c = isl_constraint_set_coefficient_si(c, isl_dim_param, static_cast<int>(n), -1);
-  return isl::manage(isl_set_add_constraint(t, c));
+  return relative_to_pe(s, x, origin, pe_param, equal ? pe_relation::equal : pe_relation::at_or_after);
 }
 
 // The points of `s` (n dims) beside a dim p at the end, x_c in place of p read at p: {(x, p) :

@@ -2,9 +2,6 @@
 // (grid_phases.hpp).
 #include "grid_phases.hpp"
 
-#include <isl/constraint.h>
-#include <isl/id.h>
-#include <isl/local_space.h>
 #include <isl/set.h>
 #include <isl/union_set.h>
 
@@ -24,6 +21,7 @@ namespace sadsl::modeling {
 namespace {
 
 using model::expr;
+using relation = pe_relation;
 
 // The hops of the grid's networks at a FIFO latency of 1 (grid_phases.hpp), measured against the
 // timed simulation's traces (docs/modeling.md, "Triangular designs"): a PE's first unit HIN
@@ -37,32 +35,6 @@ constexpr int fifo_depth = 2;
 
 // The parameter that stands for a PE's index along grid dim g.
 std::string pe_param(size_t g) { return fmt::format("sadsl_pe{}", g); }
-
-// How a point's coordinate stands to its PE's: x - o - pe == 0, >= 0, >= 1 or <= 0.
-enum class relation { equal, at_or_after, after, at_or_before };
-
-// The points of s whose coordinate x stands to the tile's origin o plus the PE index along grid
-// dim g as `r` says: s with that index as a parameter (added where s has none yet).
-isl::set relative_to_pe(const isl::set& s, size_t x, const std::string& origin, size_t g, relation r) {
-  isl_set* t = s.copy();
-  const std::string name = pe_param(g);
-  int pe = isl_set_find_dim_by_name(t, isl_dim_param, name.c_str());
-  if (pe < 0) {
-    pe = static_cast<int>(isl_set_dim(t, isl_dim_param));
-    t = isl_set_add_dims(t, isl_dim_param, 1);
-    t = isl_set_set_dim_id(t, isl_dim_param, static_cast<unsigned>(pe), isl_id_alloc(isl_set_get_ctx(t), name.c_str(), nullptr));
-  }
-  const int o = isl_set_find_dim_by_name(t, isl_dim_param, origin.c_str());
-  SADSL_INTERNAL_ASSERT(o >= 0, "grid_phases: the tile's origin is a parameter of its sets");
-  isl_local_space* ls = isl_local_space_from_space(isl_set_get_space(t));
-  isl_constraint* c = r == relation::equal ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
-  const int sign = r == relation::at_or_before ? -1 : 1;
-  c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(x), sign);
-  c = isl_constraint_set_coefficient_si(c, isl_dim_param, o, -sign);
-  c = isl_constraint_set_coefficient_si(c, isl_dim_param, pe, -sign);
-  if (r == relation::after) c = isl_constraint_set_constant_si(c, -1);
-  return isl::manage(isl_set_add_constraint(t, c));
-}
 
 // The band points of a union of statement instances (a tile's values or readers), in the tile's
 // parameters.
@@ -104,15 +76,14 @@ struct grid_tile {
   }
   // s's points at the PE (a, b), both coordinates related as r0 and r1 say.
   isl::set relative(const isl::set& s, relation r0, relation r1) const {
-    return relative_to_pe(relative_to_pe(s, at[0], origin[0], 0, r0), at[1], origin[1], 1, r1);
+    return relative_to_pe(relative_to_pe(s, at[0], origin[0], pe_param(0), r0), at[1], origin[1], pe_param(1), r1);
   }
   isl::set own(const isl::set& s) const { return relative(s, relation::equal, relation::equal); }
 };
 
 // The most units of the PEs up to (a, b) along both dims: the units at (a, b) with each index
 // taken at 0 where they fall along its dim and at itself where they rise, else a maximum over it.
-expr most_units(const grid_tile& t, std::size_t& next_index) {
-  const isl::set own = t.own(t.points);
+expr most_units(const grid_tile& t, const isl::set& own, std::size_t& next_index) {
   std::array<units_trend, 2> trend;
   for (size_t g = 0; g < 2; ++g) trend[g] = trend_along_chain(t.points, t.at[g], t.origin[g]);
   std::array<expr, 2> where;
@@ -166,7 +137,8 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
   // a FIFO of that depth until the next PE starts), so its last unit waits too for the start of
   // the PE floor((W - 1) / fifo_depth) further on, W its units: where an input streams slowly and
   // the PEs have much to do, a row of them ends almost together.
-  const expr units = count_bound(t.own(t.points), here, next_index);
+  const isl::set own_points = t.own(t.points);
+  const expr units = count_bound(own_points, here, next_index);
   const expr ahead = model::floor_div(model::max(expr(0), units - expr(1)), expr(fifo_depth));
   expr barrier = hops_in, start = hops_in, later = hops_in;
   for (const auto& x : traffic) {
@@ -178,14 +150,14 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
       continue;
     }
     const size_t c1 = static_cast<size_t>(net.cluster_order.at(1));
-    isl::set upto = relative_to_pe(placed(b, x.readers, box), t.at[c1], t.origin[c1], c1, relation::at_or_before);
+    isl::set upto = relative_to_pe(placed(b, x.readers, box), t.at[c1], t.origin[c1], pe_param(c1), relation::at_or_before);
     start = model::max(start, count_bound(upto, here, next_index) / per_word + expr(hops_in));
     std::array<expr, 2> further = t.pe;
     further[c1] = model::min(t.pe[c1] + ahead, t1[t.at[c1]] - expr(1));
     later = model::max(later, count_bound(upto, t.at_pe(further[0], further[1]), next_index) / per_word + expr(hops_in));
   }
   start = model::max(barrier, start);
-  const expr end = model::max(start + t.pe[0] + t.pe[1] + most_units(t, next_index) - expr(1),
+  const expr end = model::max(start + t.pe[0] + t.pe[1] + most_units(t, own_points, next_index) - expr(1),
                               model::max(barrier, later) + t.pe[0] + t.pe[1] + units - expr(1));
 
   const expr last0 = t1[t.at[0]] - expr(1), last1 = t1[t.at[1]] - expr(1);
@@ -200,13 +172,13 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
     if (net.type == io_type::interior) {
       const size_t c0 = static_cast<size_t>(net.cluster_order.at(0)), c1 = static_cast<size_t>(net.cluster_order.at(1));
       // Its L2 module's PEs from (a, b) on along c0, then those of the L2 modules after it.
-      const isl::set same_module = relative_to_pe(sent, t.at[c1], t.origin[c1], c1, relation::equal);
-      behind = count_bound(relative_to_pe(same_module, t.at[c0], t.origin[c0], c0, relation::at_or_after), here, next_index) +
-               count_bound(relative_to_pe(sent, t.at[c1], t.origin[c1], c1, relation::after), here, next_index);
+      const isl::set same_module = relative_to_pe(sent, t.at[c1], t.origin[c1], pe_param(c1), relation::equal);
+      behind = count_bound(relative_to_pe(same_module, t.at[c0], t.origin[c0], pe_param(c0), relation::at_or_after), here, next_index) +
+               count_bound(relative_to_pe(sent, t.at[c1], t.origin[c1], pe_param(c1), relation::after), here, next_index);
       passage = t.pe[0] + t.pe[1];
     } else {
       const size_t other = net.along.value() == 0 ? 1 : 0;
-      behind = count_bound(relative_to_pe(sent, t.at[other], t.origin[other], other, relation::at_or_after), here, next_index);
+      behind = count_bound(relative_to_pe(sent, t.at[other], t.origin[other], pe_param(other), relation::at_or_after), here, next_index);
       passage = t.pe[other];
     }
     behind = behind / elements_per_word(x.tensor, false);

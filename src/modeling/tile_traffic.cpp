@@ -230,6 +230,26 @@ model::expr first_tile(const band& b, size_t x, const tile_binding& bound, const
   return model::max(expr(0), model::floor_div(least, t1[x]));
 }
 
+isl::set relative_to_pe(const isl::set& s, size_t x, const std::string& origin, const std::string& name, pe_relation r) {
+  isl_set* t = s.copy();
+  int pe = isl_set_find_dim_by_name(t, isl_dim_param, name.c_str());
+  if (pe < 0) {
+    pe = static_cast<int>(isl_set_dim(t, isl_dim_param));
+    t = isl_set_add_dims(t, isl_dim_param, 1);
+    t = isl_set_set_dim_id(t, isl_dim_param, static_cast<unsigned>(pe), isl_id_alloc(isl_set_get_ctx(t), name.c_str(), nullptr));
+  }
+  const int o = isl_set_find_dim_by_name(t, isl_dim_param, origin.c_str());
+  SADSL_INTERNAL_ASSERT(o >= 0, "relative_to_pe: the tile's origin is a parameter of its sets");
+  isl_local_space* ls = isl_local_space_from_space(isl_set_get_space(t));
+  isl_constraint* c = r == pe_relation::equal ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+  const int sign = r == pe_relation::at_or_before ? -1 : 1;
+  c = isl_constraint_set_coefficient_si(c, isl_dim_set, static_cast<int>(x), sign);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, o, -sign);
+  c = isl_constraint_set_coefficient_si(c, isl_dim_param, pe, -sign);
+  if (r == pe_relation::after) c = isl_constraint_set_constant_si(c, -1);
+  return isl::manage(isl_set_add_constraint(t, c));
+}
+
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index) {
   std::vector<model::expr> params;
   for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {

@@ -72,6 +72,11 @@ tile_binding bind_tiles(const band& b, const std::vector<model::expr>& sizes, co
 /// least 0; 0 where the bound is not affine or depends on a loop after x. A sum over x's tiles may
 /// start there: the tiles below hold no point (LU's tiles of j below k's first value).
 model::expr first_tile(const band& b, std::size_t x, const tile_binding& bound, const std::vector<model::expr>& t1);
+/// How a point's coordinate stands to its PE's in a tile: x - o - pe == 0, >= 0, >= 1 or <= 0.
+enum class pe_relation { equal, at_or_after, after, at_or_before };
+/// The points of s whose coordinate x stands to the tile's origin parameter `origin` plus the PE
+/// index as `r` says: s with that index as the parameter `pe` (added where s has none yet).
+isl::set relative_to_pe(const isl::set& s, std::size_t x, const std::string& origin, const std::string& pe, pe_relation r);
 /// The points of s (of each space of a union) counted (point_count), each parameter bound to the
 /// expression `values` has for its name.
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index);
