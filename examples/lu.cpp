@@ -4,16 +4,17 @@
 // start at k), so every design's partial tiles are guarded rather than zero-padded.
 //
 // sadsl's compiler models every LU design (docs/modeling.md, "Triangular designs": a chain of PEs
-// or a grid of them), at tilings of two or more tiles along every loop. compile() tunes the 18
-// designs with their models and writes that flow's output under modeled/ (polyhedral.txt,
-// designs.txt, tuned.json, the symbolic architecture and the tuned design's HLS project), and
-// this example checks the tuned point against the timed simulation; then it ranks every design by
-// the timed simulation, the oracle the models are checked against (comm/timed_simulation.hpp), at
-// the problem size itself, one tile along a loop included: first every design at one tiling, then
+// or a grid of them) at every tiling whose factors divide N, one tile along a loop included.
+// compile() tunes the 18 designs with their models and writes that flow's output under modeled/
+// (polyhedral.txt, designs.txt, tuned.json, the symbolic architecture and the tuned design's HLS
+// project), and this example checks the tuned point against the timed simulation; then it ranks
+// designs by the timed simulation, the oracle the models are checked against
+// (comm/timed_simulation.hpp), at the problem size itself: first every design at one tiling, then
 // the best design at every tiling of powers of two that fits the U250 (0.7 of its DSP and BRAM).
-// It writes generated/lu/ (or the folder given as first argument): report.md (the model-tuned
-// point, both rankings and the chosen design's phases, from a traced timed run), tuned.json (the
-// chosen design and point, its simulated cycles, throughput and resources), architecture.txt,
+// The chosen design is the model-tuned point unless a ranked one simulates faster. It writes
+// generated/lu/ (or the folder given as first argument): report.md (the model-tuned point, both
+// rankings and the chosen design's phases, from a traced timed run), tuned.json (the chosen
+// design and point, its simulated cycles, throughput and resources), architecture.txt,
 // architecture.dot and the chosen design's HLS project; then it C-simulates that project (g++
 // against sadsl's simulation headers, sequentially as Vitis csim) at the problem size;
 // `--no-csim` as second argument skips that. Deterministic: the simulation is a pure function of
@@ -198,7 +199,7 @@ void write(const std::filesystem::path& dir, const std::string& name, const std:
 }
 
 nlohmann::ordered_json configuration(const design& d, const candidate& c, const kernel& lu, const tune::workload& work,
-                                     const tune::device& device) {
+                                     const tune::device& device, const std::string& chosen_by) {
   double seconds = static_cast<double>(c.cycles) / (device.clock_mhz * 1e6);
   nlohmann::ordered_json j;
   j["design"] = d.name();
@@ -206,7 +207,7 @@ nlohmann::ordered_json configuration(const design& d, const candidate& c, const 
   std::vector<std::string> order;
   for (const auto& l : d.tile_order) order.push_back(l.name());
   j["tile_order"] = order;
-  j["chosen_by"] = "timed simulation (it ranks tilings with one tile along a loop too, which sadsl's models do not describe)";
+  j["chosen_by"] = chosen_by;
   j["device"] = device.name;
   for (const auto& p : lu.params()) j["problem"][p.name()] = p.value();
   for (const auto& [f, v] : c.point) j["params"][d.name_of(f)] = v;
@@ -238,8 +239,8 @@ std::string model_tuned(const compile_result& r, const kernel& lu, const tune::d
   const std::string unmodeled = why == r.not_modeled.end() ? std::string() : fmt::format(" (not the others: \"{}\")", *why);
   return fmt::format(
       "compile() tuned the {} designs it models{} with sadsl's own models: {} at {}, predicted {:.0f} cycles, timed "
-      "simulation {} ({:+.2f}%). Its configuration and HLS project are in modeled/. The models describe tilings of "
-      "two or more tiles along every loop (with one, a triangle's chunks are narrower than the tile).\n",
+      "simulation {} ({:+.2f}%). Its configuration and HLS project are in modeled/. The models describe every tiling "
+      "whose factors divide N, with two or more values of each loop a tile.\n",
       r.spaces.size(), unmodeled, d.name(), point_text(d, r.best_point()), predicted, timed,
       100 * (predicted / static_cast<double>(timed) - 1));
 }
@@ -252,7 +253,7 @@ int run(int argc, char** argv) {
   options.hls.sim_include = "../../../../include/sadsl/sim";  // from generated/lu/modeled/<design>/ (make csim)
   // compile() builds the program and the designs, checks each design on a reduced instance with
   // the interpreter and the executor, asks sadsl's compiler for their models, tunes them and
-  // writes that flow's files under modeled/; the rankings below cover one tile along a loop too.
+  // writes that flow's files under modeled/; the rankings below check it by simulation.
   options.models = compiler_models(options.device);
   options.method = "exact";
   options.search.seconds = 0;  // to the proven optimum, whatever it takes: the output must not depend on time
@@ -279,23 +280,39 @@ int run(int argc, char** argv) {
       for (int64_t i : {16, 32, 64}) tilings.push_back(simulate(lu, ds, chosen, tiling(ds[chosen], {{"k", k}, {"j", j}, {"i", i}}), device));
   std::optional<size_t> best_tiling = fastest(tilings);
   SADSL_INTERNAL_ASSERT(best_tiling.has_value(), "the tiling of the first ranking is among the second's");
-  const candidate& best = tilings.at(*best_tiling);
+
+  // 3. The chosen design: the model-tuned point where its timed run is the fastest (the models
+  // search every tiling, the rankings a few), else the rankings' best.
+  candidate best = tilings.at(*best_tiling);
+  std::string choice = "the rankings' fastest (the model-tuned point is slower in the timed simulation)";
+  if (r.tuned()) {
+    auto m = std::find_if(ds.begin(), ds.end(), [&](const design& d) { return d.name() == r.best_design().name(); });
+    SADSL_INTERNAL_ASSERT(m != ds.end(), "the tuned design is one of the designs");
+    candidate tuned = simulate(lu, ds, static_cast<size_t>(m - ds.begin()), r.best_point(), device);
+    if (tuned.fits && tuned.cycles <= best.cycles) {
+      best = tuned;
+      choice = "the model-tuned point (no faster one in the rankings' timed runs)";
+    }
+  }
+  const size_t picked = best.design;
 
   std::string report = fmt::format(
       "# lu: {} designs ranked by the timed simulation on the {} (N = {})\n\n"
       "## Tuned with sadsl's models\n\n{}\n"
       "Each row below is a timed simulation of the design's architecture (II 1, FIFO latency 1, {:.0f} bytes per cycle "
       "per DRAM port) at the problem size, tilings with one tile along a loop included.\n\n"
-      "## Every design at tiles of 32\n\n{}\n## {} at tiles of 16, 32 and 64\n\n{}",
+      "## Every design at tiles of 32\n\n{}\n## {} at tiles of 16, 32 and 64\n\n{}\n"
+      "## Chosen\n\n{} at {}, {} cycles in the timed simulation: {}.\n",
       ds.size(), device.name, lu.params()[0].value(), tuned_by_model, device.dram_gbytes_per_second * 1e3 / device.clock_mhz,
-      table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device));
-  architecture a = build_architecture(ds[chosen], {best.point, {}, false});
+      table(designs_at_32, ds, best_design, r.work, device), ds[chosen].name(), table(tilings, ds, best_tiling, r.work, device),
+      ds[picked].name(), point_text(ds[picked], best.point), best.cycles, choice);
+  architecture a = build_architecture(ds[picked], {best.point, {}, false});
   report += fmt::format(
       "\n## The phases of {} at {}\n\nEvery tile is a phase of its own (a kernel invocation: its flow dependences "
       "cross tiles along every loop). A network packs its DRAM words where its chunks are whole boxes in registers "
       "({}), else it moves one float a word.\n\n{}",
-      ds[chosen].name(), point_text(ds[chosen], best.point), packed_networks(a), phase_table(a, lu, device));
-  auto config = configuration(ds[chosen], best, lu, r.work, device);
+      ds[picked].name(), point_text(ds[picked], best.point), packed_networks(a), phase_table(a, lu, device));
+  auto config = configuration(ds[picked], best, lu, r.work, device, choice);
   if (!output.empty()) {
     write(output, "report.md", report);
     write(output, "tuned.json", config.dump(2) + "\n");
@@ -303,12 +320,12 @@ int run(int argc, char** argv) {
     write(output, "architecture.dot", architecture_dot(a));
     hls_options hls;
     hls.sim_include = "../../../include/sadsl/sim";  // from generated/lu/<design>/ (make csim)
-    write_hls_project(a, output / design_folder(ds[chosen]), hls);
+    write_hls_project(a, output / design_folder(ds[picked]), hls);
   }
   for (const auto& s : r.steps) std::printf("  %-12s %8.3f s\n", s.name.c_str(), s.seconds);
   std::printf("\n%s\nbest: %s, %lld cycles (timed simulation), %.1f GFLOP/s, %lld DSP\npoint: %s\nwrote %s\n", report.c_str(),
-              ds[chosen].name().c_str(), static_cast<long long>(best.cycles), config.value("throughput", 0.0),
-              static_cast<long long>(best.used.dsp), point_text(ds[chosen], best.point).c_str(), output.c_str());
+              ds[picked].name().c_str(), static_cast<long long>(best.cycles), config.value("throughput", 0.0),
+              static_cast<long long>(best.used.dsp), point_text(ds[picked], best.point).c_str(), output.c_str());
   if (argc > 2 && std::string(argv[2]) == "--no-csim") return 0;
   std::printf("\nC simulation of the chosen design ");
   if (!sadsl_examples::csim_sequential(a, "lu")) {

@@ -163,14 +163,19 @@ expr chain_phases_latency(const architecture& a, const std::vector<expr>& sizes,
     if (t.input) continue;
     isl::set sent = t.values.apply(b.embedding).extract_set(points.space());
     sent = isl::manage(isl_set_align_params(sent.release(), isl_set_get_space(box.get())));
-    expr own = count_bound(along_chain(sent, chain, origin, true), at_p, next_index);
+    const isl::set own_sent = along_chain(sent, chain, origin, true);
+    expr own = count_bound(own_sent, at_p, next_index);
+    // An output PE p writes in its first units (LU's U, the row j == k) is in by
+    // e_p - (W_p - own): the PE runs its units back to back to its end; else by e_p.
+    expr written = end_p;
+    if (lexicographic_prefix(own_sent, own_points)) written = end_p - (count_bound(own_points, at_p, next_index) - own);
     // Where o drains through a module per PE, module p sends its PE's words once the PE has
-    // ended, then forwards those of the modules behind it, so PE p's words pass p modules after
-    // e_p before the L2 module takes them (a diagonal tile's first active PE stands down the
+    // written them, then forwards those of the modules behind it, so PE p's words pass p modules
+    // before the L2 module takes them (a diagonal tile's first active PE stands down the
     // chain, and a chain's last PE, whose work is the longest in [j] and [i], ends last).
     const expr passage = along_chain_modules(a, t.tensor, false) ? p : expr(0);
     expr behind = count_bound(along_chain(sent, chain, origin, false), at_p, next_index) / elements_per_word(t.tensor, false);
-    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (end_p + hops + passage + behind)));
+    phase = model::max(phase, model::maximum(p, expr(0), last_pe, model::min(expr(1), own) * (written + hops + passage + behind)));
   }
   expr latency = model::min(expr(1), count_bound(points, bound, next_index)) * phase;
   // The tiles below a loop's first with a point hold none (LU's j and i tiles under k's).

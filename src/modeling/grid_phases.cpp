@@ -166,7 +166,11 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
     if (x.input) continue;
     const io_network& net = network_of(a, x.tensor, false);
     const isl::set sent = placed(b, x.values, box);
-    const expr own = count_bound(t.own(sent), here, next_index);
+    const isl::set own_sent = t.own(sent);
+    const expr own = count_bound(own_sent, here, next_index);
+    // Words a PE writes in its first units are in once it has run them (it runs its units back
+    // to back to its end), the others at its end (chain_phases.cpp).
+    const expr written = lexicographic_prefix(own_sent, own_points) ? end - (units - own) : end;
     // Its words from PE (a, b) on, in the order its chain drains them, and the modules they pass.
     expr behind, passage;
     if (net.type == io_type::interior) {
@@ -182,7 +186,7 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
       passage = t.pe[other];
     }
     behind = behind / elements_per_word(x.tensor, false);
-    const expr ends = model::min(expr(1), own) * (end + expr(hops_out) + passage + behind);
+    const expr ends = model::min(expr(1), own) * (written + expr(hops_out) + passage + behind);
     phase = model::max(phase, model::maximum(t.pe[0], expr(0), last0, model::maximum(t.pe[1], expr(0), last1, ends)));
   }
   expr latency = model::min(expr(1), count_bound(points, tiling.values, next_index)) * phase;

@@ -17,6 +17,7 @@
 #include "fifo_storage.hpp"
 #include "integer_sum.hpp"
 #include "latency.hpp"
+#include "one_tile_extents.hpp"
 #include "part_cost.hpp"
 #include "pe_pipeline.hpp"
 #include "resources.hpp"
@@ -24,6 +25,7 @@
 #include "sadsl/compute/zero_padding.hpp"
 #include "sadsl/error.hpp"
 #include "symbols.hpp"
+#include "template_point.hpp"
 #include "tile_traffic.hpp"
 #include "triangular_phases.hpp"
 
@@ -60,24 +62,6 @@ bool reads_itself(const statement_info& st) {
 using model::expr;
 using modeling::symbols;
 
-// Factors where every level has two or more iterations: t1 = 8, then halves.
-design_point template_point(const design& d) {
-  design_point p;
-  for (tile_level level : {tile_level::array_partition, tile_level::latency_hiding, tile_level::simd})
-    for (const auto& f : d.factors) {
-      if (f.id.level != level) continue;
-      if (!f.parent) {
-        p[f.id] = 8;
-        continue;
-      }
-      int64_t parent = p.at(*f.parent), v = 1;
-      for (int64_t t = parent / 2; t >= 1 && v == 1; --t)
-        if (parent % t == 0 && (!f.power_of_two || (t & (t - 1)) == 0) && (f.max_value == 0 || t <= f.max_value)) v = t;
-      p[f.id] = v;
-    }
-  return p;
-}
-
 std::string kind_text(const design& d, const module_kind& k, const module_part& p) {
   return fmt::format("design {}, module {}, part {}", d.name(), k.name, p.name);
 }
@@ -88,10 +72,13 @@ public:
   builder(const design& d, const modeling_options& o, model::design_model& m, symbolic_architecture& sym)
       : d_(d), o_(o), m_(m), sym_(sym), prog_(*d.band->source), s_(d, m) {}
 
-  void build(const architecture& a) {
+  void build(const architecture& a, const architecture_point& at) {
     triangular_ = s_.triangular();
-    template_ = &a;
-    if (triangular_) refuse_outside_triangular(a);
+    if (triangular_) {
+      refuse_outside_triangular(a);
+      traffic_ = modeling::tile_traffic_of(a);  // refuses tiles that share a phase
+      one_tile_ = modeling::one_tile_templates(d_, at, m_, s_);
+    }
     if (a.padding == padding_mode::guarded && !triangular_) {
       zero_padding z = check_zero_padding(d_);
       if (z.valid() || !z.whole_tiles_at_divisors)
@@ -217,14 +204,10 @@ private:
       SADSL_INTERNAL_ASSERT(false, "a tensor that a tile moves through DRAM has a network with a DRAM module: " + tensor.name());
       return expr(1);
     };
-    // Where a loop has one tile, a triangle's chunks are narrower than the tile's box (LU's L_tmp
-    // along j spans 1 .. N - 1 in a tile of N); from two tiles on, some tile's chunk is whole. A
-    // tile of one value along a loop makes phases of a few cycles each, whose fixed costs the
+    // A tile of one value along a loop makes phases of a few cycles each, whose fixed costs the
     // composition does not count (LU's [k] at k_t1 = 24, j_t1 = i_t1 = 1: half the cycles).
     for (const auto& l : d_.band->loop_ids()) {
       const modeling::loop_terms& t = s_.loop(l);
-      m_.constraints.push_back({model::constraint::kind::at_least, t.tiles, expr(2),
-                                fmt::format("two or more tiles along {} (a triangular design)", l.name())});
       m_.constraints.push_back({model::constraint::kind::at_least, t.t1, expr(2),
                                 fmt::format("two or more values of {} a tile (a triangular design)", l.name())});
     }
@@ -289,7 +272,11 @@ private:
     network_terms t;
     t.element = accesses.empty() ? elem_type::f32 : prog_.statement(accesses.front().statement).access(accesses.front()).tensor->type;
     t.box = s_.box(accesses);
-    if (triangular_) slice_boxes(a, n, t.box);
+    const std::vector<expr> spans = t.box;
+    if (triangular_) {
+      slice_boxes(a, n, t.box);
+      one_tile_boxes(net, spans, t.box);  // before the packing, which divides the last extent
+    }
     // A guarded architecture packs a network whose chunks are whole boxes, which they are at
     // every point the model covers (whole tiles, builder::add_whole_tiles) when they are at the
     // template, and whose buffer is registers (register_buffer_elements or fewer:
@@ -346,13 +333,20 @@ private:
   }
 
   // Whether network net moves values at a tile past the first of a loop that bounds another.
-  bool crosses_bounding_tiles(const io_network& net) {
-    if (!traffic_) traffic_ = modeling::tile_traffic_of(*template_);
-    for (const auto& t : *traffic_)
+  bool crosses_bounding_tiles(const io_network& net) const {
+    for (const auto& t : *traffic_)  // read in build()
       if (t.tensor == net.tensor && t.input == net.input)
         for (size_t x : s_.bounding_loops())
           if (modeling::moves_past_first_tile(*d_.band, t, x)) return true;
     return false;
+  }
+
+  // Network net's box where a loop has one tile (one_tile_extents.hpp): its buffered modules'.
+  void one_tile_boxes(const io_network& net, const std::vector<expr>& spans, std::vector<expr>& box) const {
+    for (size_t dim = 0; dim < box.size(); ++dim)
+      box[dim] = modeling::one_tile_extent(s_, one_tile_, box[dim], spans[dim],
+                                           [&](const architecture& a) { return modeling::network_extent(a, net, dim); },
+                                           fmt::format("design {}: extent {} of the buffers of network {}", d_.name(), dim, net.name));
   }
 
   void slice_boxes(const architecture& a, size_t n, std::vector<expr>& box) const {
@@ -394,8 +388,8 @@ private:
 
   // The ports of module kind k and the FIFOs its instances read: one per input port. A port that
   // only an I/O network serves is there only where that network is built. A PE chain's port that
-  // a network feeds at the chain's start (a reload of partial sums) is always there: where the
-  // network is not built, a dummy source feeds the chain's first PEs instead.
+  // a network feeds at the chain's start (a reload of partial sums), or that sends into one at its
+  // end, is always there: where the network is not built, a dummy takes the network's place.
   void add_ports(const architecture& a, size_t k) {
     const module_kind& kind = a.modules[k];
     for (size_t p = 0; p < kind.ports.size(); ++p) {
@@ -412,7 +406,7 @@ private:
         else pe_side = true;  // a buffered I/O module's port to or from the PEs
       }
       expr lanes = pe_side ? port_lanes(q) : network(kind).pack;
-      if (io && chained && q.input && kind.role == module_role::pe) dummy_in_place_of(a, *io, q, lanes);
+      if (io && chained && kind.role == module_role::pe) dummy_in_place_of(a, *io, q, lanes);
       expr present = io && !chained && kind.network < 0 ? active_kind_.at(*io) : expr(1);
       symbolic_module& out = sym_.modules[k];  // after dummy_in_place_of, which may add a module
       out.ports.push_back({q.name, q.input, q.element, lanes, q.tensor, present});
@@ -449,8 +443,9 @@ private:
   // lanes above 1 there are SIMD.
   expr port_lanes(const port& q) const { return q.lanes > 1 ? s_.simd() : expr(1); }
 
-  // Where I/O module kind io (the start of a PE chain of `tensor`) is not built, a dummy source
-  // feeds each first PE of the chain.
+  // Where I/O module kind io (the start or the end of a PE chain of `tensor`) is not built, a
+  // dummy source feeds each first PE of the chain, or a dummy sink takes what each last PE sends
+  // (LU's V at one tile of k: no later tile reads it).
   void dummy_in_place_of(const architecture& a, size_t io, const port& pe_port, const expr& lanes) {
     const tensor_id& tensor = pe_port.tensor;
     const io_network& net = a.networks.at(static_cast<size_t>(a.modules[io].network));
@@ -459,17 +454,20 @@ private:
     if (instances.is_constant(0)) return;
     for (size_t i = 0; i < d_.space.size(); ++i)
       if (i != static_cast<size_t>(*net.along)) instances = s_.grid(i) * instances;
+    const module_role role = pe_port.input ? module_role::dummy_source : module_role::dummy_sink;
     for (auto& m : sym_.modules)
-      if (m.role == module_role::dummy_source && m.chain == tensor) {
+      if (m.role == role && m.chain == tensor) {
+        // A kind of the template: its own add_ports, after the PE's, counts its FIFOs.
         m.instances = m.instances + instances;
         return;
       }
     symbolic_module& d = sym_.modules.emplace_back();
-    d.name = tensor.name() + "_PE_dummy_in";
-    d.role = module_role::dummy_source;
+    d.name = tensor.name() + (pe_port.input ? "_PE_dummy_in" : "_PE_dummy_out");
+    d.role = role;
     d.chain = tensor;
     d.instances = instances;
-    d.ports.push_back({"out", false, pe_port.element, lanes, tensor, 1});
+    d.ports.push_back({pe_port.input ? "out" : "in", !pe_port.input, pe_port.element, lanes, tensor, 1});
+    if (!pe_port.input) d.fifos_in = instances;  // the FIFO from each last PE
   }
 
   // The extents of a part's schedule dimensions.
@@ -646,9 +644,13 @@ private:
       }
       out.extents = s_.box(accesses);
       for (size_t dim = 0; dim < out.extents.size(); ++dim) {
-        out.extents[dim] = sliced(out.extents[dim], b.extents.at(dim));
-        check(fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name), out.extents[dim],
-              b.extents.at(dim));
+        const expr span = out.extents[dim];
+        const std::string what = fmt::format("design {}: extent {} of buffer {} of module {}", d_.name(), dim, b.name, k.name);
+        out.extents[dim] = sliced(span, b.extents.at(dim));
+        check(what, out.extents[dim], b.extents.at(dim));
+        if (triangular_)
+          out.extents[dim] = modeling::one_tile_extent(
+              s_, one_tile_, out.extents[dim], span, [&](const architecture& a) { return modeling::pe_extent(a, b.tensor, dim); }, what);
       }
     }
     expr size = 1;
@@ -845,7 +847,7 @@ private:
   model::design_model& m_;
   bool guarded_ = false;  // the architecture runs partial tiles guarded (modeled at whole tiles)
   bool triangular_ = false;  // a band loop's bounds depend on an outer loop (symbols::triangular)
-  const architecture* template_ = nullptr;
+  std::vector<modeling::one_tile_template> one_tile_;  // a triangular design's, one per set of band loops
   std::optional<std::vector<modeling::tile_traffic>> traffic_;  // of a triangular design's tiles
   std::vector<modeling::moved_values> moved_;  // ... and its values moved in a run
   size_t next_index_ = 0;                      // of the model's sums and maxima
@@ -898,36 +900,16 @@ void read_template(const design& d, const modeling_options& options, model::desi
     model::design_model scratch;
     triangular = symbols(d, scratch).triangular();
   }
-  const kernel& k = d.band->source->kernel();
-  // Every kernel param that bounds a band loop 16 + 2n: each loop then has two or more tiles of
-  // the template factors (MM's reduction loop K, n = 2, three: a loop whose tiles run in all but
-  // the first must have three to tell that from the first alone). A param that bounds two or more
-  // band loops (square MM's N) 24 + 2n + 2 x params, so that each of its loops has three, and its
-  // value stays distinct. A param that bounds only loops below the band (CNN's kernel size) 3 + 2n:
-  // they run whole in every PE, where three or more iterations suffice and every one costs
-  // template cycles. Odd and even keep every param's value distinct.
-  std::map<uint64_t, int> band_loops;
-  for (const auto& l : d.band->loop_ids()) {
-    affine extent = d.band->extent(l);
-    for (const auto& t : extent.terms()) ++band_loops[t.symbol->seq];
-  }
-  std::vector<int> bounds_band;
-  for (const auto& p : k.params()) bounds_band.push_back(band_loops[p.id().key()]);
-  const int64_t params = static_cast<int64_t>(bounds_band.size());
-  // A guarded design is modeled where its tiles are whole (builder::add_whole_tiles): its band
-  // params 8 x (3 + n), three or more tiles of the template's first-level factors (8), distinct.
+  // A guarded design is modeled where its tiles are whole (builder::add_whole_tiles), and so is a
+  // triangular one (its tiles' phases: modeling/triangular_phases.hpp).
   zero_padding z = check_zero_padding(d);
-  // So is a triangular one (its tiles' phases: modeling/triangular_phases.hpp).
   const bool whole_tiles = (!z.valid() && z.whole_tiles_at_divisors) || triangular;
-  scoped_sizes sizes(k, [&](int64_t n, int64_t) {
-    int loops = bounds_band[static_cast<size_t>(n)];
-    if (whole_tiles && loops > 0) return 8 * (3 + n);
-    return loops > 1 ? 24 + 2 * n + 2 * params : loops == 1 ? 16 + 2 * n : 3 + 2 * n;
-  });
-  architecture_point at{template_point(d), {}, options.prefer_uram, /*widest_packing=*/false};
+  const std::vector<int64_t> values = modeling::template_sizes(d, whole_tiles);
+  scoped_sizes sizes(d.band->source->kernel(), [&](int64_t n, int64_t) { return values[static_cast<size_t>(n)]; });
+  architecture_point at{modeling::template_point(d), {}, options.prefer_uram, /*widest_packing=*/false};
   at.operation_expressions = false;  // the model reads the programs, not the operations' guards and indices
   architecture a = build_architecture(d, at);
-  builder(d, options, m, sym).build(a);
+  builder(d, options, m, sym).build(a, at);
   sym.params = m.params;
 }
 

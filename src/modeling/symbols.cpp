@@ -188,7 +188,12 @@ expr symbols::tiles_aligned() const {
         SADSL_INTERNAL_ASSERT(outer, "a band loop's bounds depend on band loops only (symbols::extreme)");
         // [own divides outer's factor]: 1 - min(1, the remainder).
         expr remainder = outer->t1 - own * model::floor_div(outer->t1, own);
-        out = out * (expr(1) - model::min(expr(1), remainder));
+        expr divides = expr(1) - model::min(expr(1), remainder);
+        // Or [l has one tile and outer two or fewer]: the one chunk past outer's first tile.
+        const expr& tiles = loops_.at(l->loop_identity()).tiles;
+        expr one = expr(1) - model::min(expr(1), tiles - expr(1));
+        expr two_or_fewer = expr(1) - model::min(expr(1), model::max(expr(0), outer->tiles - expr(2)));
+        out = out * model::max(divides, one * two_or_fewer);
       }
   }
   return out;

@@ -61,8 +61,10 @@ public:
   /// 1 where every time loop's tiles are aligned with those of the loops its bounds depend on
   /// (each such loop's factor divides the other's: LU's j_t1 and i_t1 divide k_t1), else 0. At
   /// the factors that divide the sizes a bound `x >= k` then never cuts a tile of x at a tile
-  /// origin of k, so the values crossing a tile boundary of k fill whole tiles of x. (A space
-  /// loop's PE holds one value of it, which no bound cuts.)
+  /// origin of k, so the values crossing a tile boundary of k fill whole tiles of x. So do they
+  /// where x has one tile and k two (one chunk past k's first tile: x from k_t1 to N); with
+  /// three or more the chunks narrow from tile to tile. (A space loop's PE holds one value of
+  /// it, which no bound cuts.)
   expr tiles_aligned() const;
   /// The band positions of the loops some band loop's bounds depend on (LU's k).
   std::vector<size_t> bounding_loops() const;

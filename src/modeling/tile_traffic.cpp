@@ -250,6 +250,19 @@ isl::set relative_to_pe(const isl::set& s, size_t x, const std::string& origin, 
   return isl::manage(isl_set_add_constraint(t, c));
 }
 
+bool lexicographic_prefix(const isl::set& part, const isl::set& whole) {
+  isl_set* p = isl_set_align_params(part.copy(), isl_set_get_space(whole.get()));
+  isl_set* w = isl_set_align_params(whole.copy(), isl_set_get_space(p));
+  // {y : y before some point of part}, of whole
+  isl_set* before = isl_set_apply(isl_set_copy(p), isl_map_lex_gt(isl_set_get_space(p)));
+  before = isl_set_intersect(before, w);
+  const isl_bool prefix = isl_set_is_subset(before, p);
+  isl_set_free(before);
+  isl_set_free(p);
+  SADSL_INTERNAL_ASSERT(prefix != isl_bool_error, "lexicographic_prefix: isl decides the inclusion");
+  return prefix == isl_bool_true;
+}
+
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index) {
   std::vector<model::expr> params;
   for (isl_size q = 0; q < isl_set_dim(s.get(), isl_dim_param); ++q) {

@@ -77,6 +77,10 @@ enum class pe_relation { equal, at_or_after, after, at_or_before };
 /// The points of s whose coordinate x stands to the tile's origin parameter `origin` plus the PE
 /// index as `r` says: s with that index as the parameter `pe` (added where s has none yet).
 isl::set relative_to_pe(const isl::set& s, std::size_t x, const std::string& origin, const std::string& pe, pe_relation r);
+/// Whether, at every value of their parameters, `part` (a subset of `whole`, in its space) is a
+/// lexicographic prefix of `whole`: every point of whole before a point of part is in part (LU's
+/// U, written in a PE's first j row, is one of the PE's points in its order of execution).
+bool lexicographic_prefix(const isl::set& part, const isl::set& whole);
 /// The points of s (of each space of a union) counted (point_count), each parameter bound to the
 /// expression `values` has for its name.
 model::expr count_bound(const isl::set& s, const std::map<std::string, model::expr>& values, std::size_t& next_index);

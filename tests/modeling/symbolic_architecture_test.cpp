@@ -138,6 +138,34 @@ TEST_CASE("max-plus MM (guarded) symbolic architectures bound at whole tiles are
                     "i_t1 to divide N (24), where a guarded design's tiles are whole; the architecture there is another");
 }
 
+TEST_CASE("LU symbolic architectures bound with one tile along some loops are the concrete ones", "[modeling]") {
+  // With one tile along a loop a triangle's chunks are narrower than the tile (L_tmp's j spans
+  // 1 .. N - 1, V's past k's first tile N - k_t1), a network that crosses no tile of it is not
+  // built and a dummy sink ends its PE chain (modeling/one_tile_extents.hpp).
+  kernel k = catalog::lu_uniform();
+  k.get_param("N").set(48);
+  const std::vector<int64_t> divisors{4, 6, 8, 12, 16, 24, 48};
+  std::mt19937_64 rng(3);
+  std::vector<design> ds = designs(k);
+  int compared = 0;
+  for (size_t i = 0; i < ds.size(); i += 3) {
+    const design& d = ds[i];
+    symbolic_architecture sym = build_symbolic_architecture(d);
+    for (int n = 0; n < 3; ++n) {
+      design_point p;
+      const size_t one = std::uniform_int_distribution<size_t>(0, d.factors.size() - 1)(rng);
+      for (size_t f = 0; f < d.factors.size(); ++f)
+        p[d.factors[f].id] = f == one ? 48 : divisors[std::uniform_int_distribution<size_t>(0, divisors.size() - 1)(rng)];
+      architecture_counts want = counts_of(build_architecture(d, {p, {}, false}));
+      architecture_counts got = counts_at(sym, p, k);
+      INFO(d.name() << " at " << point_text(d, p) << "\n" << counts_difference(want, got));
+      CHECK(want == got);
+      ++compared;
+    }
+  }
+  CHECK(compared == 18);
+}
+
 TEST_CASE("MM with an inout C: symbolic architectures bound at random points are the concrete ones", "[modeling]") {
   // Where a PE only passes C through (k_t1 = 1, or k's SIMD factor 1 with k in space) it has no C
   // buffer: the symbolic one is absent there too (symbolic_buffer::present).
