@@ -2,6 +2,8 @@
 #include "one_tile_extents.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <map>
 
 #include <fmt/format.h>
@@ -13,17 +15,6 @@
 namespace sadsl::modeling {
 
 using model::expr;
-
-expr one_tile(const symbols& s, const design& d, const std::vector<loop_id>& loops) {
-  expr out = 1;
-  for (const auto& l : d.band->loop_ids()) {
-    // [two or more tiles] and [one tile], each over l alone and never negative, as the exact
-    // search bounds a term (tune/bound.cpp).
-    expr several = model::min(expr(1), s.loop(l).tiles - expr(1));
-    out = out * (std::find(loops.begin(), loops.end(), l) != loops.end() ? expr(1) - several : several);
-  }
-  return out;
-}
 
 std::vector<one_tile_template> one_tile_templates(const design& d, const architecture_point& base,
                                                   const model::design_model& m, const symbols& s) {
@@ -97,6 +88,42 @@ std::vector<expr> candidates(const symbols& s, const design& d, const std::vecto
   return out;
 }
 
+// A set of points by which band loops have one tile: the loops in `care` (bit x: the band's
+// loop x) have one tile where their bit of `ones` is set, several where it is not.
+struct cube {
+  uint64_t care = 0, ones = 0;
+};
+
+// The cubes merged where two differ in one loop only (their union is a cube): the same points in
+// fewer, shorter products. The cubes stay disjoint.
+std::vector<cube> merged(std::vector<cube> cs) {
+  for (bool again = true; again;) {
+    again = false;
+    for (size_t a = 0; a < cs.size() && !again; ++a)
+      for (size_t b = a + 1; b < cs.size() && !again; ++b) {
+        const uint64_t differ = cs[a].ones ^ cs[b].ones;
+        if (cs[a].care != cs[b].care || std::popcount(differ) != 1) continue;
+        cs[a].care &= ~differ;
+        cs[a].ones &= ~differ;
+        cs.erase(cs.begin() + static_cast<std::ptrdiff_t>(b));
+        again = true;
+      }
+  }
+  return cs;
+}
+
+// 1 on the cube's points, else 0: a product of [one tile] and [two or more tiles] factors, each
+// over one loop and never negative, as the exact search bounds a term (tune/bound.cpp).
+expr indicator(const symbols& s, const std::vector<loop_id>& loops, const cube& c) {
+  expr out = 1;
+  for (size_t x = 0; x < loops.size(); ++x) {
+    if (!((c.care >> x) & 1)) continue;
+    expr several = model::min(expr(1), s.loop(loops[x]).tiles - expr(1));
+    out = out * (((c.ones >> x) & 1) ? expr(1) - several : several);
+  }
+  return out;
+}
+
 std::string names(const std::vector<loop_id>& loops) {
   std::string out;
   for (const auto& l : loops) out += (out.empty() ? "" : ", ") + l.name();
@@ -124,16 +151,28 @@ std::optional<int64_t> pe_extent(const architecture& a, const tensor_id& tensor,
 expr one_tile_extent(const symbols& s, const std::vector<one_tile_template>& templates, const expr& multi,
                      const expr& span, const std::function<std::optional<int64_t>(const architecture&)>& at,
                      const std::string& what) {
-  // The sum over the sets of loops with one tile (every loop has one or several: the sets
-  // partition the points) of [that set] x its extent, the sets whose extent is multi's summed
-  // first: no difference, which the exact search could not bound.
-  std::vector<std::pair<const one_tile_template*, expr>> changed;
+  if (templates.empty()) return multi;
+  const design& d = *templates.front().arch.design;
+  const std::vector<loop_id> loops = d.band->loop_ids();
+  const uint64_t all = (uint64_t{1} << loops.size()) - 1;
+  // Each extent and the sets of loops of one tile where it holds (every loop has one tile or
+  // several: the sets partition the points).
+  std::vector<std::pair<expr, std::vector<cube>>> extents{{multi, {{all, 0}}}};
+  auto holds = [&](const expr& e, uint64_t set) {
+    for (auto& [known, sets] : extents)
+      if (known.same_as(e)) return sets.push_back({all, set});
+    extents.push_back({e, {{all, set}}});
+  };
   for (const auto& t : templates) {
+    uint64_t set = 0;
+    for (size_t x = 0; x < loops.size(); ++x)
+      if (std::find(t.loops.begin(), t.loops.end(), loops[x]) != t.loops.end()) set |= uint64_t{1} << x;
     std::optional<int64_t> want = at(t.arch);
-    if (!want) continue;  // not built where these loops have one tile
-    const double value = static_cast<double>(*want);
-    if (model::evaluate(multi, t.values) == value) continue;
-    const design& d = *t.arch.design;
+    const double value = want ? static_cast<double>(*want) : 0;
+    if (!want || model::evaluate(multi, t.values) == value) {  // not built there, or as elsewhere
+      holds(multi, set);
+      continue;
+    }
     std::optional<expr> fit;
     for (const auto& c : candidates(s, d, t.loops, multi, span))
       if (model::evaluate(c, t.values) == value) {
@@ -144,15 +183,17 @@ expr one_tile_extent(const symbols& s, const std::vector<one_tile_template>& tem
       throw error(fmt::format("{}: with one tile along {} the architecture has {}, which no extent the model knows gives; "
                               "sadsl cannot model this design yet",
                               what, names(t.loops), *want));
-    changed.emplace_back(&t, *fit);
+    holds(*fit, set);
   }
-  if (changed.empty()) return multi;
-  const design& d = *templates.front().arch.design;
-  expr keep = one_tile(s, d, {});
-  for (const auto& t : templates)
-    if (std::none_of(changed.begin(), changed.end(), [&](const auto& c) { return c.first == &t; })) keep = keep + one_tile(s, d, t.loops);
-  expr out = multi * keep;
-  for (const auto& [t, fit] : changed) out = out + one_tile(s, d, t->loops) * fit;
+  if (extents.size() == 1) return multi;
+  // The sum over the extents of [its sets] x the extent: no difference, which the exact search
+  // could not bound.
+  expr out = 0;
+  for (const auto& [e, sets] : extents) {
+    expr where = 0;
+    for (const cube& c : merged(sets)) where = where + indicator(s, loops, c);
+    out = out + e * where;
+  }
   return out;
 }
 

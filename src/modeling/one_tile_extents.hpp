@@ -38,8 +38,8 @@ std::vector<one_tile_template> one_tile_templates(const design& d, const archite
 /// has two or more tiles) and, where the loops of a set S have one tile and the others two or
 /// more, the candidate (multi; span; span - 1; span - t1_X + c for a loop X outside S, c in 0,
 /// -1, 1; the factors of S's loops written as their extents) that S's template shows (`at`: the
-/// extent there, none where the buffer is not built), as a sum over the sets of [the set] x its
-/// extent. `span` is the dim's extent in a tile before the triangle cuts it (symbols::box).
+/// extent there, none where the buffer is not built), as a sum over the extents of [the sets
+/// where it holds] x the extent. `span` is the dim's extent in a tile before the triangle cuts it (symbols::box).
 /// sadsl::error naming `what` where no candidate fits.
 model::expr one_tile_extent(const symbols& s, const std::vector<one_tile_template>& templates, const model::expr& multi,
                             const model::expr& span,
@@ -49,8 +49,5 @@ model::expr one_tile_extent(const symbols& s, const std::vector<one_tile_templat
 /// modules'), or of a's PE buffer of `tensor`: none where a has no such buffer.
 std::optional<int64_t> network_extent(const architecture& a, const io_network& net, std::size_t dim);
 std::optional<int64_t> pe_extent(const architecture& a, const tensor_id& tensor, std::size_t dim);
-
-/// 1 where exactly the band loops `loops` of d have one tile, else 0.
-model::expr one_tile(const symbols& s, const design& d, const std::vector<loop_id>& loops);
 
 }  // namespace sadsl::modeling
