@@ -100,10 +100,11 @@ TEST_CASE("triangular model: LU's one-dimensional designs, resources and traffic
   CHECK(check_lu(48, 4, 2, 11) <= 0.02);
 }
 
-TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 2.5%",
+TEST_CASE("triangular model: LU's one-dimensional designs with tiles of 2 or more values, latency within 2%",
           "[modeling][triangular]") {
-  // docs/modeling.md, "Triangular designs": 70 of 72 sampled points within 2%, up to +2.01%.
-  CHECK(check_lu(48, 2, 2, 5) <= 0.025);
+  // docs/modeling.md, "Triangular designs": 36 of 36 sampled points within 2%, up to +1.89%
+  // (70 of 72, up to +2.01%, before an output a PE writes in its first units drained while it ran).
+  CHECK(check_lu(48, 2, 2, 5) <= 0.02);
 }
 
 TEST_CASE("triangular model: tiles of j not aligned with k's, latency within 0.5%", "[modeling][triangular]") {
