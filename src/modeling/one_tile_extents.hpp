@@ -39,8 +39,8 @@ std::vector<one_tile_template> one_tile_templates(const design& d, const archite
 /// more, the candidate (multi; span; span - 1; span - t1_X + c for a loop X outside S, c in 0,
 /// -1, 1; the factors of S's loops written as their extents) that S's template shows (`at`: the
 /// extent there, none where the buffer is not built), as a sum over the extents of [the sets
-/// where it holds] x the extent. `span` is the dim's extent in a tile before the triangle cuts it (symbols::box).
-/// sadsl::error naming `what` where no candidate fits.
+/// where it holds] x the extent. `span` is the dim's extent in a tile before the triangle cuts
+/// it (symbols::box). sadsl::error naming `what` where no candidate fits.
 model::expr one_tile_extent(const symbols& s, const std::vector<one_tile_template>& templates, const model::expr& multi,
                             const model::expr& span,
                             const std::function<std::optional<int64_t>(const architecture&)>& at, const std::string& what);
