@@ -186,6 +186,45 @@ TEST_CASE("triangular model: the grid composition refuses a chain of PEs", "[mod
         "two space loops");
 }
 
+TEST_CASE("triangular model: the grid composition refuses a PE that runs several values of a space loop, and a tensor "
+          "moved through two networks",
+          "[modeling][triangular][errors]") {
+  size_t next = 0;
+  auto one = [](const tensor_id&, bool) { return model::expr(1.0); };
+  kernel mm = catalog::mm();
+  for (const char* size : {"I", "J", "K"}) mm.get_param(size).set(16);
+  std::vector<design> mms = designs(mm);
+  auto grid = std::find_if(mms.begin(), mms.end(), [](const design& x) { return x.name() == "[i,j] <[i,j],k>"; });
+  REQUIRE(grid != mms.end());
+  design_point p;
+  for (const auto& f : grid->factors)
+    p[f.id] = f.id.level == tile_level::array_partition ? 8 : f.id.level == tile_level::latency_hiding ? 4 : 2;
+  architecture hiding = build_architecture(*grid, {p, {}, false});
+  CHECK(sadsl::testing::message_of([&] {
+          modeling::grid_phases_latency(hiding, {16.0, 16.0, 16.0}, {8.0, 8.0, 8.0}, {2.0, 2.0, 2.0}, one, next);
+        }) == "grid_phases: design [i,j] <[i,j],k> runs several values of its space loop i in a PE (i_t2); this "
+              "composition counts one a PE");
+
+  // No design sadsl derives moves a tensor through two networks one way; an architecture edited
+  // by hand can, and the composition, which orders one network's words, says so.
+  kernel lu = catalog::lu_uniform();
+  lu.get_param("N").set(16);
+  std::vector<design> ds = designs(lu);
+  auto two = std::find_if(ds.begin(), ds.end(), [](const design& x) { return x.name() == "[k,j] <[j,i],k>"; });
+  REQUIRE(two != ds.end());
+  design_point q;
+  for (const auto& f : two->factors) q[f.id] = 8;
+  architecture a = build_architecture(*two, {q, {}, false});
+  auto input = std::find_if(a.networks.begin(), a.networks.end(), [](const io_network& n) { return n.input; });
+  REQUIRE(input != a.networks.end());
+  const std::string tensor = input->tensor.name();
+  a.networks.push_back(*input);
+  CHECK(sadsl::testing::message_of([&] { modeling::grid_phases_latency(a, {16.0}, {8.0, 8.0, 8.0}, {2.0, 2.0, 2.0}, one, next); }) ==
+        fmt::format("grid_phases: design [k,j] <[j,i],k> moves tensor \"{}\" from DRAM through two networks; this "
+                    "composition orders one network's words",
+                    tensor));
+}
+
 TEST_CASE("triangular model: a DRAM port slower than a word a cycle is refused", "[modeling][triangular][errors]") {
   kernel k = catalog::lu_uniform();
   k.get_param("N").set(24);
