@@ -83,9 +83,7 @@ struct grid_tile {
 
 // The most units of the PEs up to (a, b) along both dims: the units at (a, b) with each index
 // taken at 0 where they fall along its dim and at itself where they rise, else a maximum over it.
-expr most_units(const grid_tile& t, const isl::set& own, std::size_t& next_index) {
-  std::array<units_trend, 2> trend;
-  for (size_t g = 0; g < 2; ++g) trend[g] = trend_along_chain(t.points, t.at[g], t.origin[g]);
+expr most_units(const grid_tile& t, const isl::set& own, const std::array<units_trend, 2>& trend, std::size_t& next_index) {
   std::array<expr, 2> where;
   std::array<std::optional<expr>, 2> over;
   for (size_t g = 0; g < 2; ++g) {
@@ -132,15 +130,18 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
   const std::map<std::string, expr> here = t.at_pe(t.pe[0], t.pe[1]);
 
   // The latest start of the PEs up to (a, b), less their hops: an exterior input's barrier, an
-  // interior one's words up to b's L2 module. A PE also runs at most fifo_depth iterations ahead
-  // of the next PE along the dim an interior input streams along (the values it passes on wait in
-  // a FIFO of that depth until the next PE starts), so its last unit waits too for the start of
-  // the PE floor((W - 1) / fifo_depth) further on, W its units: where an input streams slowly and
-  // the PEs have much to do, a row of them ends almost together.
+  // interior one's words up to b's L2 module.
   const isl::set own_points = t.own(t.points);
   const expr units = count_bound(own_points, here, next_index);
-  const expr ahead = model::floor_div(model::max(expr(0), units - expr(1)), expr(fifo_depth));
-  expr barrier = hops_in, start = hops_in, later = hops_in;
+  std::array<units_trend, 2> trend;
+  for (size_t g = 0; g < 2; ++g) trend[g] = trend_along_chain(t.points, t.at[g], t.origin[g]);
+  struct streamed {
+    isl::set upto;  // its readers at the PEs up to the one at c1's PE parameter
+    expr per_word;
+    size_t c1;
+  };
+  std::vector<streamed> interior_inputs;
+  expr barrier = hops_in, start = hops_in;
   for (const auto& x : traffic) {
     if (!x.input) continue;
     const io_network& net = network_of(a, x.tensor, true);
@@ -152,13 +153,36 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
     const size_t c1 = static_cast<size_t>(net.cluster_order.at(1));
     isl::set upto = relative_to_pe(placed(b, x.readers, box), t.at[c1], t.origin[c1], pe_param(c1), relation::at_or_before);
     start = model::max(start, count_bound(upto, here, next_index) / per_word + expr(hops_in));
-    std::array<expr, 2> further = t.pe;
-    further[c1] = model::min(t.pe[c1] + ahead, t1[t.at[c1]] - expr(1));
-    later = model::max(later, count_bound(upto, t.at_pe(further[0], further[1]), next_index) / per_word + expr(hops_in));
+    interior_inputs.push_back({upto, per_word, c1});
   }
   start = model::max(barrier, start);
-  const expr end = model::max(start + t.pe[0] + t.pe[1] + most_units(t, own_points, next_index) - expr(1),
-                              model::max(barrier, later) + t.pe[0] + t.pe[1] + units - expr(1));
+
+  // PE (a, b)'s units follow those of the PE up to it with the most (W* of them, at index 0
+  // along a dim where the units fall, at its own index where they rise): its first unit comes
+  // after that PE's first W* - W, W its own. A PE also runs at most fifo_depth units ahead of the
+  // next along the dim an interior input streams along (the values it passes on wait in a FIFO of
+  // that depth until the next PE starts), so that PE's m-th unit waits for the start of the PE
+  // floor((m - 1) / fifo_depth) further on: where an input streams slowly and the PEs have much to
+  // do, a row of PEs ends almost together, and the PEs below a row start as late as the row's
+  // units they follow. So PE (a, b)'s n-th unit ends, less a + b, by the later of the streamed
+  // start plus W* - W + n - 1 and each such wait for unit m = W* - W + n.
+  const expr most = most_units(t, own_points, trend, next_index);
+  const expr before = model::max(expr(0), most - units);
+  std::array<expr, 2> leading;
+  for (size_t g = 0; g < 2; ++g) leading[g] = trend[g] == units_trend::falling ? expr(0) : t.pe[g];
+  auto unit_end = [&](const expr& n) {
+    const expr m = before + n;
+    expr latest = start + m - expr(1);
+    for (const auto& x : interior_inputs) {
+      std::array<expr, 2> further = leading;
+      further[x.c1] = model::min(leading[x.c1] + model::floor_div(model::max(expr(0), m - expr(1)), expr(fifo_depth)),
+                                 t1[t.at[x.c1]] - expr(1));
+      const expr waits = count_bound(x.upto, t.at_pe(further[0], further[1]), next_index) / x.per_word + expr(hops_in);
+      latest = model::max(latest, waits + m - expr(1));
+    }
+    return latest + t.pe[0] + t.pe[1];
+  };
+  const expr end = unit_end(units);
 
   const expr last0 = t1[t.at[0]] - expr(1), last1 = t1[t.at[1]] - expr(1);
   expr phase = barrier;
@@ -168,9 +192,9 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
     const isl::set sent = placed(b, x.values, box);
     const isl::set own_sent = t.own(sent);
     const expr own = count_bound(own_sent, here, next_index);
-    // Words a PE writes in its first units are in once it has run them (it runs its units back
-    // to back to its end), the others at its end (chain_phases.cpp).
-    const expr written = lexicographic_prefix(own_sent, own_points) ? end - (units - own) : end;
+    // Words a PE writes in its first units are in once it has run them, the others at its end
+    // (chain_phases.cpp).
+    const expr written = lexicographic_prefix(own_sent, own_points) ? unit_end(own) : end;
     // Its words from PE (a, b) on, in the order its chain drains them, and the modules they pass.
     expr behind, passage;
     if (net.type == io_type::interior) {

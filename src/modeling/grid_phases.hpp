@@ -11,18 +11,20 @@
 //     hop a module. One that enters beside the grid (an exterior network, double-buffered at
 //     L2) is a barrier: HIN cycles after its last word.
 //   - The PEs' dependences are uniform (a value passes to the next PE along each grid dim, and
-//     from one iteration to the next in a PE), so PE (a, b) ends its last unit at
-//     e(a, b) = S + a + b + W* - 1, S the latest start of the PEs up to it less their hops and
-//     W* the most units of the PEs up to it (W falls or rises along each dim, decided by isl;
-//     else a maximum over the dim); and, since a PE runs at most a FIFO's depth D of iterations
-//     ahead of the next (the values it passes on wait for it to start), no earlier than
-//     S' + a + b + W - 1, S' that start at the PE floor((W - 1) / D) further along the dim an
-//     interior input streams along, W its own units.
+//     from one iteration to the next in a PE), so PE (a, b) follows the PE up to it with the most
+//     units (W* of them: at index 0 along a dim where W falls, at its own index where it rises,
+//     decided by isl; else a maximum over the dim): its n-th unit ends by
+//     S + a + b + W* - W + n - 1, S the latest start of the PEs up to it less their hops and W
+//     its own units. And, since a PE runs at most a FIFO's depth D of units ahead of the next
+//     (the values it passes on wait for it to start), the leading PE's m-th unit (m = W* - W + n)
+//     waits for the start of the PE floor((m - 1) / D) further along the dim an interior input
+//     streams along: where an input streams slowly, a row of PEs ends almost together and the
+//     PEs below it start as late as the row's units they follow. Its end e(a, b) is its W-th.
 //   - An output drains its PEs' words in its chain order (interior: by c1, then c0; exterior:
-//     along the grid dim beside which it leaves), each PE's once the PE has ended and its words
-//     have passed the modules before it (a + b, or the coordinate along the chain): it ends at
-//     the latest, over the PEs that send on it, of e(a, b) + HOUT + passage + its words from
-//     that PE on.
+//     along the grid dim beside which it leaves), each PE's once the PE has ended (words it writes
+//     in its first units: once it has run them) and its words have passed the modules before it
+//     (a + b, or the coordinate along the chain): it ends at the latest, over the PEs that send
+//     on it, of that cycle + HOUT + passage + its words from that PE on.
 //
 // HIN = 3 and HOUT = 4 are the hops of LU's grid networks (interior ones at levels L1..L3,
 // exterior ones at L2..L3) at a FIFO latency of 1 (the timed simulation's defaults, which the
