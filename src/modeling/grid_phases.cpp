@@ -158,7 +158,7 @@ expr grid_phases_latency(const architecture& a, const std::vector<expr>& sizes, 
   start = model::max(barrier, start);
 
   // PE (a, b)'s units follow those of the PE up to it with the most (W* of them, at index 0
-  // along a dim where the units fall, at its own index where they rise): its first unit comes
+  // along a dim where the units fall, else taken at its own index): its first unit comes
   // after that PE's first W* - W, W its own. A PE also runs at most fifo_depth units ahead of the
   // next along the dim an interior input streams along (the values it passes on wait in a FIFO of
   // that depth until the next PE starts), so that PE's m-th unit waits for the start of the PE
